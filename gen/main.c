@@ -1,0 +1,201 @@
+/* main.c — the `evgen` command line: a thin layer over the generator library (pipeline.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "describe.h"
+#include "pipeline.h"
+#include "util.h"
+
+enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2 };
+
+static const char usage_text[] =
+    "usage: evgen COMMAND MANIFEST [options]\n"
+    "\n"
+    "commands:\n"
+    "  describe MANIFEST [--json]   print every event and version with each field's type, size, offset\n"
+    "  check MANIFEST               compare the manifest with its lock file; report breaking changes\n"
+    "  lock MANIFEST                freeze every version of every event into the lock file\n"
+    "  --version                    print evgen's version\n"
+    "\n"
+    "options:\n"
+    "  --lock PATH                  the lock file (default: the manifest's path with .lock)\n"
+    "  -I DIR, -D NAME[=VALUE], -U NAME, -isystem DIR, --target=TRIPLE\n"
+    "                               passed to the C compiler that reads the manifest\n";
+
+typedef struct cli {
+    const char *command;
+    const char *manifest;
+    const char *lock_path;
+    bool json;
+    const char **clang_args;
+    size_t n_clang_args;
+} cli;
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("evgen: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n\n", stderr);
+    fputs(usage_text, stderr);
+    return EXIT_USAGE;
+}
+
+/* Compiler options that take their value as the next argument when not attached. */
+static bool is_clang_option_with_value(const char *a)
+{
+    return strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0 || strcmp(a, "-isystem") == 0 ||
+           strcmp(a, "-include") == 0;
+}
+
+static int parse_cli(int argc, char **argv, cli *c)
+{
+    memset(c, 0, sizeof *c);
+    c->clang_args = evgen_xcalloc((size_t)argc * 2 + 1, sizeof *c->clang_args);
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--json") == 0) {
+            c->json = true;
+        } else if (strcmp(a, "--lock") == 0) {
+            if (++i >= argc)
+                return usage_error("%s needs a path", a);
+            c->lock_path = argv[i];
+        } else if (is_clang_option_with_value(a)) {
+            if (++i >= argc)
+                return usage_error("%s needs a value", a);
+            c->clang_args[c->n_clang_args++] = a;
+            c->clang_args[c->n_clang_args++] = argv[i];
+        } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-U", 2) == 0 ||
+                   strncmp(a, "--target=", 9) == 0) {
+            c->clang_args[c->n_clang_args++] = a;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return usage_error("unknown option '%s'", a);
+        } else if (!c->command) {
+            c->command = a;
+        } else if (!c->manifest) {
+            c->manifest = a;
+        } else {
+            return usage_error("unexpected argument '%s'", a);
+        }
+    }
+    if (!c->command)
+        return usage_error("%s", "no command given");
+    if (strcmp(c->command, "describe") != 0 && strcmp(c->command, "check") != 0 && strcmp(c->command, "lock") != 0)
+        return usage_error("unknown command '%s'", c->command);
+    if (!c->manifest)
+        return usage_error("'%s' needs a manifest", c->command);
+    return EXIT_OK;
+}
+
+static size_t count_versions(const evgen_model *model)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < model->n_events; i++)
+        n += model->events[i].n_versions;
+    return n;
+}
+
+/* Lists the versions the manifest has and the lock does not: what `evgen lock` would freeze. */
+static char *unlocked_versions(const evgen_model *model, const evgen_lock *lock, size_t *count)
+{
+    evgen_strbuf sb;
+    evgen_sb_init(&sb);
+    *count = 0;
+    for (size_t i = 0; i < model->n_events; i++) {
+        const evgen_event *e = &model->events[i];
+        const evgen_lock_event *le = NULL;
+        for (size_t j = 0; lock && j < lock->n_events; j++)
+            if (strcmp(lock->events[j].name, e->name) == 0)
+                le = &lock->events[j];
+        for (size_t v = 0; v < e->n_versions; v++) {
+            bool locked = false;
+            for (size_t k = 0; le && k < le->n_versions; k++)
+                locked = locked || le->versions[k].version == e->versions[v].version;
+            if (!locked) {
+                evgen_sb_printf(&sb, "%s%s v%u", *count ? ", " : "", e->name, e->versions[v].version);
+                (*count)++;
+            }
+        }
+    }
+    return evgen_sb_take(&sb);
+}
+
+static int run(const cli *c, evgen_diags *diags)
+{
+    evgen_frontend_options opts = {c->manifest, c->clang_args, c->n_clang_args, NULL};
+    evgen_model model;
+    evgen_model_init(&model);
+    int status = EXIT_OK;
+    char *lock_path = c->lock_path ? evgen_xstrdup(c->lock_path) : evgen_lock_default_path(c->manifest);
+    evgen_lock lock;
+    memset(&lock, 0, sizeof lock);
+
+    if (evgen_load_manifest(&opts, &model, diags) != 0) {
+        status = EXIT_ERRORS;
+    } else if (strcmp(c->command, "describe") == 0) {
+        char *out = c->json ? evgen_describe_json(&model) : evgen_describe_text(&model);
+        fputs(out, stdout);
+        free(out);
+    } else {
+        int lrc = evgen_load_lock(lock_path, &lock, diags);
+        bool is_lock = strcmp(c->command, "lock") == 0;
+        if (lrc < 0) {
+            status = EXIT_ERRORS;
+        } else if (lrc == 1 && !is_lock) {
+            evgen_error(diags, NULL, EVGEN_D_LOCK_MISSING, "lock file '%s' does not exist", lock_path);
+            evgen_note(diags, NULL, "run `evgen lock %s` to freeze the manifest's versions", c->manifest);
+            status = EXIT_ERRORS;
+        } else if (evgen_compat_check(&model, &lock, is_lock ? EVGEN_COMPAT_LOCK : EVGEN_COMPAT_CHECK, diags) != 0) {
+            status = EXIT_ERRORS;
+        } else {
+            size_t n_new = 0;
+            char *fresh = unlocked_versions(&model, lrc == 0 ? &lock : NULL, &n_new);
+            if (is_lock) {
+                char *text = evgen_lock_render(&model);
+                char *old = evgen_read_file(lock_path, NULL);
+                if (!old || strcmp(old, text) != 0) {
+                    if (evgen_write_file_atomic(lock_path, text, strlen(text)) != 0) {
+                        evgen_error(diags, NULL, EVGEN_D_IO, "cannot write lock file '%s'", lock_path);
+                        status = EXIT_ERRORS;
+                    }
+                }
+                if (status == EXIT_OK)
+                    printf("evgen lock: %s: %zu events, %zu versions locked%s%s\n", lock_path, model.n_events,
+                           count_versions(&model), n_new ? "; newly locked: " : "; nothing new", fresh);
+                free(old);
+                free(text);
+            } else {
+                printf("evgen check: %s matches %s (%zu events, %zu versions)%s%s\n", c->manifest, lock_path,
+                       model.n_events, count_versions(&model), n_new ? "; not yet locked: " : "", fresh);
+            }
+            free(fresh);
+        }
+    }
+    evgen_lock_free(&lock);
+    free(lock_path);
+    evgen_model_free(&model);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 2 && strcmp(argv[1], "--version") == 0) {
+        printf("evgen %s\n", EVGEN_VERSION_STRING);
+        return EXIT_OK;
+    }
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "help") == 0)) {
+        fputs(usage_text, stdout);
+        return EXIT_OK;
+    }
+    cli c;
+    int status = parse_cli(argc, argv, &c);
+    if (status == EXIT_OK) {
+        evgen_diags diags;
+        evgen_diags_init(&diags);
+        status = run(&c, &diags);
+        evgen_diags_print(&diags, stderr);
+        evgen_diags_free(&diags);
+    }
+    free(c.clang_args);
+    return status;
+}

@@ -1,0 +1,48 @@
+/* util.h — small allocation and string-building helpers shared by the generator. */
+#ifndef EVGEN_GEN_UTIL_H
+#define EVGEN_GEN_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+
+/* Allocation that aborts with a message on out-of-memory: the generator is a short-lived
+ * command-line tool, and there is nothing sensible to do without memory. */
+void *evgen_xmalloc(size_t size);
+void *evgen_xcalloc(size_t n, size_t size);
+void *evgen_xrealloc(void *p, size_t size);
+char *evgen_xstrdup(const char *s);
+char *evgen_xstrndup(const char *s, size_t n);
+char *evgen_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Grows a dynamic array `*items` of `*count` elements by one zeroed element; returns it. */
+#define EVGEN_PUSH(items, count) \
+    ((items) = evgen_xrealloc((items), ((count) + 1) * sizeof *(items)), \
+     evgen_zero(&(items)[(count)], sizeof *(items)), &(items)[(count)++])
+void evgen_zero(void *p, size_t size);
+
+/* A growable NUL-terminated string. */
+typedef struct evgen_strbuf {
+    char *data;
+    size_t len;
+    size_t cap;
+} evgen_strbuf;
+
+void evgen_sb_init(evgen_strbuf *sb);
+void evgen_sb_free(evgen_strbuf *sb);
+void evgen_sb_putc(evgen_strbuf *sb, char c);
+void evgen_sb_puts(evgen_strbuf *sb, const char *s);
+void evgen_sb_putn(evgen_strbuf *sb, const char *s, size_t n);
+void evgen_sb_printf(evgen_strbuf *sb, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void evgen_sb_vprintf(evgen_strbuf *sb, const char *fmt, va_list ap);
+/* Appends `s` as a JSON string literal, quotes included. */
+void evgen_sb_json_string(evgen_strbuf *sb, const char *s);
+/* Takes ownership of the buffer's string (never NULL); the strbuf is left empty. */
+char *evgen_sb_take(evgen_strbuf *sb);
+
+/* Reads a whole file; returns NULL (errno set) on failure. */
+char *evgen_read_file(const char *path, size_t *size_out);
+/* Writes `data` to `path` atomically: a temporary file beside it, then rename(). Returns 0 or
+ * -1 with errno set; on failure `path` is untouched. */
+int evgen_write_file_atomic(const char *path, const char *data, size_t size);
+
+#endif /* EVGEN_GEN_UTIL_H */
