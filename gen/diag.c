@@ -89,7 +89,12 @@ void evgen_warning(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, c
 void evgen_note(evgen_diags *d, const evgen_loc *loc, const char *fmt, ...)
 {
     va_list ap;
-    evgen_diag_code code = d->count ? d->items[d->count - 1].code : EVGEN_D_USAGE;
+    const evgen_diagnostic *prev = d->count ? &d->items[d->count - 1] : NULL;
+    evgen_diag_code code = prev ? prev->code : EVGEN_D_USAGE;
+    /* A note without a place of its own stands at the place of what it explains. */
+    evgen_loc inherited = {prev ? prev->file : NULL, prev ? prev->line : 0, prev ? prev->col : 0};
+    if (!loc || !loc->file)
+        loc = &inherited;
     va_start(ap, fmt);
     vreport(d, EVGEN_SEV_NOTE, loc, code, fmt, ap);
     va_end(ap);

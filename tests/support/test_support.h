@@ -1,0 +1,26 @@
+/* test_support.h — helpers shared by the tests: run a command and capture its output, temporary
+ * directories, whole-file reads and writes. */
+#ifndef EVGEN_TEST_SUPPORT_H
+#define EVGEN_TEST_SUPPORT_H
+
+#include <stddef.h>
+
+/* Runs argv[0] with argv (NULL-terminated), in `cwd` (NULL: current directory), capturing
+ * stdout and stderr into newly allocated strings (the caller frees). Returns the exit status,
+ * or -1 if the program could not be run or did not exit normally. */
+int evgen_test_run(const char *const argv[], const char *cwd, char **out, char **err);
+
+/* Creates a fresh temporary directory; returns its path (caller frees). Aborts on failure. */
+char *evgen_test_tempdir(void);
+/* Removes a directory tree (best effort). */
+void evgen_test_rmtree(const char *path);
+
+/* Reads a whole file (NULL if it cannot); writes one (aborts on failure). */
+char *evgen_test_read(const char *path);
+void evgen_test_write(const char *path, const char *text);
+
+/* Returns a newly allocated copy of `text` with the first occurrence of `from` replaced by `to`,
+ * or NULL if `from` does not occur. */
+char *evgen_test_replace(const char *text, const char *from, const char *to);
+
+#endif /* EVGEN_TEST_SUPPORT_H */
