@@ -666,10 +666,11 @@ static void probe_provider(frontend_state *st, const probe_vars *pv, evgen_loc l
 static void probe_event(frontend_state *st, const probe_vars *pv, evgen_loc loc, const evgen_loc *args)
 {
     char *name = var_string(pv, "evgen_name");
-    if (!check_identifier(st, name, &args[0], "event")) {
-        free(name);
-        return;
-    }
+    /* A bad name is reported, and the event still recorded so that its fields are not reported
+     * again as fields of an undeclared event. */
+    check_identifier(st, name, &args[0], "event");
+    if (!name)
+        name = evgen_xstrdup("");
     long long id = 0, level = 0;
     unsigned long long keywords = 0;
     bool ok = int_arg(st, pv, "evgen_id", &args[1], "event id", 0, 0xFFFFFFFFLL, &id);

@@ -95,7 +95,10 @@ static size_t count_versions(const evgen_model *model)
     return n;
 }
 
-/* Lists the versions the manifest has and the lock does not: what `evgen lock` would freeze. */
+/* Lists the versions the manifest has and the lock does not: what `evgen lock` would freeze
+ * (the first MAX_LISTED of them by name). */
+#define MAX_LISTED 8
+
 static char *unlocked_versions(const evgen_model *model, const evgen_lock *lock, size_t *count)
 {
     evgen_strbuf sb;
@@ -111,12 +114,15 @@ static char *unlocked_versions(const evgen_model *model, const evgen_lock *lock,
             bool locked = false;
             for (size_t k = 0; le && k < le->n_versions; k++)
                 locked = locked || le->versions[k].version == e->versions[v].version;
-            if (!locked) {
+            if (locked)
+                continue;
+            if (*count < MAX_LISTED)
                 evgen_sb_printf(&sb, "%s%s v%u", *count ? ", " : "", e->name, e->versions[v].version);
-                (*count)++;
-            }
+            (*count)++;
         }
     }
+    if (*count > MAX_LISTED)
+        evgen_sb_printf(&sb, " and %zu more", *count - MAX_LISTED);
     return evgen_sb_take(&sb);
 }
 

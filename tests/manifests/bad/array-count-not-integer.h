@@ -1,0 +1,9 @@
+/* Checks that an array whose count field is not an integer is refused at the count. */
+#include <evgen/manifest.h>
+
+EVENT_PROVIDER(TestProvider, "Evgen-Test")
+KNOWN_EVENT(Sample, 1, TestProvider, 4, 0x1)
+EVENT_FIELD(Sample, 0, double, Size)
+EVENT_ARRAY(Sample, 0, uint8_t, Data, Size)
+
+#include <evgen/manifest_end.h>

@@ -1,0 +1,9 @@
+/* Checks that a field named with a C keyword is refused. */
+#include <evgen/manifest.h>
+
+EVENT_PROVIDER(TestProvider, "Evgen-Test")
+KNOWN_EVENT(Sample, 1, TestProvider, 4, 0x1)
+EVENT_FIELD(Sample, 0, uint32_t, Count)
+EVENT_FIELD(Sample, 0, uint32_t, default)
+
+#include <evgen/manifest_end.h>

@@ -1,0 +1,10 @@
+/* Checks that two providers with the same symbol are refused at the second symbol. */
+#include <evgen/manifest.h>
+
+EVENT_PROVIDER(TestProvider, "Evgen-Test")
+
+EVENT_PROVIDER(TestProvider, "Evgen-Test-Other")
+KNOWN_EVENT(Sample, 1, TestProvider, 4, 0x1)
+EVENT_FIELD(Sample, 0, uint32_t, Count)
+
+#include <evgen/manifest_end.h>

@@ -1,0 +1,13 @@
+/* Checks that a legacy field no EVENT_FIELD declares is refused at its name. */
+#include <evgen/manifest.h>
+
+EVENT_PROVIDER(TestProvider, "Evgen-Test")
+KNOWN_EVENT(Sample, 1, TestProvider, 4, 0x1)
+KNOWN_EVENT(Start, 2, TestProvider, 4, 0x1)
+EVENT_LEGACY_FIELD(Start, 0, uint32_t, Count)
+EVENT_LEGACY_FIELD(Start, 0, uint32_t, Cause)
+EVENT_FIELD(Start, 0, uint32_t, Count)
+EVENT_FIELD(Start, 1, uint32_t, Depth)
+EVENT_FIELD(Start, 0, uint32_t, Reason)
+
+#include <evgen/manifest_end.h>

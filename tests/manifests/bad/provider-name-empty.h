@@ -1,0 +1,9 @@
+/* Checks that an empty provider name is refused. */
+#include <evgen/manifest.h>
+
+EVENT_PROVIDER(TestProvider, "")
+
+KNOWN_EVENT(Sample, 1, TestProvider, 4, 0x1)
+EVENT_FIELD(Sample, 0, uint32_t, Count)
+
+#include <evgen/manifest_end.h>

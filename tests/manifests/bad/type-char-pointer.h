@@ -1,0 +1,9 @@
+/* Checks that a char pointer is refused, suggesting evgen_utf8z. */
+#include <evgen/manifest.h>
+
+EVENT_PROVIDER(TestProvider, "Evgen-Test")
+KNOWN_EVENT(Sample, 1, TestProvider, 4, 0x1)
+EVENT_FIELD(Sample, 0, uint32_t, Count)
+EVENT_FIELD(Sample, 0, const char *, Name)
+
+#include <evgen/manifest_end.h>
