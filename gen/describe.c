@@ -50,11 +50,10 @@ char *evgen_describe_text(const evgen_model *model)
             for (size_t s = 0; s < ver->n_slots; s++) {
                 const evgen_slot *slot = &ver->slots[s];
                 const char *base = slot_base_name(ver, slot);
-                if (base)
-                    evgen_sb_printf(&sb, "    after %s+%-4u ", base, slot->offset);
-                else
-                    evgen_sb_printf(&sb, "    %-10u ", slot->offset);
-                evgen_sb_printf(&sb, "%-32s ", slot->field->name);
+                char *offset = base ? evgen_xasprintf("%s+%u", base, slot->offset)
+                                    : evgen_xasprintf("%u", slot->offset);
+                evgen_sb_printf(&sb, "    %-10s %-32s ", offset, slot->field->name);
+                free(offset);
                 text_type(&sb, model, slot->field);
                 if (slot->size)
                     evgen_sb_printf(&sb, ", %u bytes", slot->size);

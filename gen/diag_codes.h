@@ -13,6 +13,7 @@ EVGEN_DIAG(UNKNOWN_PROVIDER, "unknown-provider", "an event names a provider that
 EVGEN_DIAG(DUP_EVENT_NAME, "duplicate-event", "two events share a name")
 EVGEN_DIAG(DUP_EVENT_ID, "duplicate-event-id", "two events of one provider share an id")
 EVGEN_DIAG(UNDECLARED_EVENT, "undeclared-event", "a field or version names an event that KNOWN_EVENT did not declare before it")
+EVGEN_DIAG(NAME_CLASH, "name-clash", "two names of the manifest would generate the same C identifier")
 EVGEN_DIAG(DUP_FIELD, "duplicate-field", "two fields of one event share a name")
 EVGEN_DIAG(FIELD_INSERTED, "field-order", "a field's since is smaller than the field before it: fields are only appended")
 EVGEN_DIAG(VERSION_GAP, "version-gap", "a version between an event's first and latest introduces nothing")

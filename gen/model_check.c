@@ -107,7 +107,13 @@ static bool check_arrays(evgen_event *e, evgen_diags *diags)
             evgen_note(diags, &c->name_loc, "'%s' is declared here; an array's count must be an earlier field",
                        c->name);
             ok = false;
-        } else if (c->is_array || !evgen_kind_is_integer(c->type.kind) || c->type.enum_index >= 0) {
+        } else if (c->is_array) {
+            evgen_error(diags, &f->count_loc, EVGEN_D_BAD_COUNT,
+                        "count field '%s' of array '%s' is itself an array; an array count must be an integer field",
+                        f->count_name, f->name);
+            evgen_note(diags, &c->name_loc, "'%s' is declared here", c->name);
+            ok = false;
+        } else if (!evgen_kind_is_integer(c->type.kind) || c->type.enum_index >= 0) {
             evgen_error(diags, &f->count_loc, EVGEN_D_BAD_COUNT,
                         "count field '%s' of array '%s' has type '%s'; an array count must be an integer field",
                         f->count_name, f->name, c->type.c_spelling);
@@ -160,6 +166,24 @@ static bool check_legacy(evgen_event *e, evgen_diags *diags, const version_set *
                     *last_legacy, e->name);
         return false;
     }
+    /* Every field that claims to exist in a legacy version must be in its layout. */
+    for (size_t i = 0; i < e->n_fields; i++) {
+        const evgen_field *f = &e->fields[i];
+        for (unsigned v = f->since; ok && (int)v <= *last_legacy; v++) {
+            bool listed = false;
+            for (size_t j = 0; j < e->n_legacy_fields && !listed; j++)
+                listed = e->legacy_fields[j].since == v && strcmp(e->legacy_fields[j].name, f->name) == 0;
+            if (listed || !legacy->has[v])
+                continue;
+            evgen_error(diags, &f->since_loc, EVGEN_D_BAD_LEGACY,
+                        "field '%s' (since %u) is missing from the legacy layout of version %u of '%s'", f->name,
+                        f->since, v, e->name);
+            evgen_note(diags, NULL,
+                       "add EVENT_LEGACY_FIELD(%s, %u, type, %s) where it stood in version %u, or give it since = %d",
+                       e->name, v, f->name, v, *last_legacy + 1);
+            ok = false;
+        }
+    }
     for (unsigned v = first; v <= (unsigned)*last_legacy; v++) {
         if (!legacy->has[v]) {
             const evgen_field *lf = &e->legacy_fields[0];
@@ -186,8 +210,10 @@ static bool check_order(const evgen_event *e, evgen_diags *diags, int last_legac
             evgen_error(diags, &f->since_loc, EVGEN_D_FIELD_INSERTED,
                         "field '%s' (since %u) comes after '%s' (since %u): fields are only appended", f->name,
                         f->since, prev->name, prev->since);
-            evgen_note(diags, &prev->since_loc, "to add '%s' to '%s', move it to the end with since = %u", f->name,
-                       e->name, e->latest_version + 1);
+            evgen_note(diags, &prev->since_loc, "'%s' is declared here with since = %u", prev->name, prev->since);
+            if (e->latest_version < 255)
+                evgen_note(diags, &f->since_loc, "to add '%s' to '%s', move it to the end with since = %u", f->name,
+                           e->name, e->latest_version + 1);
             return false;
         }
         prev = f;
@@ -215,13 +241,17 @@ static bool check_gaps(const evgen_event *e, evgen_diags *diags, const version_s
     for (unsigned v = e->first_version + 1; v <= e->latest_version; v++) {
         if (all->has[v])
             continue;
-        const evgen_loc *where = &e->loc;
-        for (size_t i = 0; i < e->n_fields; i++) {
-            if (e->fields[i].since > v) {
+        /* Point at what introduces the version after the gap: the first field, else the first
+         * EVENT_VERSION, beyond it. */
+        const evgen_loc *where = NULL;
+        for (size_t i = 0; i < e->n_fields && !where; i++)
+            if (e->fields[i].since > v)
                 where = &e->fields[i].since_loc;
-                break;
-            }
-        }
+        for (size_t i = 0; i < e->n_explicit_versions && !where; i++)
+            if (e->explicit_versions[i] > v)
+                where = &e->explicit_version_locs[i];
+        if (!where)
+            where = &e->loc;
         evgen_error(diags, where, EVGEN_D_VERSION_GAP, "version gap in '%s': nothing introduces version %u", e->name, v);
         evgen_note(diags, NULL,
                    "give the first field of the new version since = %u, or declare EVENT_VERSION(%s, %u) for a "
@@ -282,6 +312,67 @@ static void lower_event(const evgen_model *model, evgen_event *e, const version_
     }
 }
 
+/* Every C identifier the back ends generate from the manifest's names, with what it is for.
+ * Names are checked unique here, once, so that no generated file can fail to compile. */
+typedef struct generated_name {
+    char *name;
+    char *what;
+    const evgen_loc *loc;
+    size_t order; /* declaration order, to report the later of two */
+} generated_name;
+
+static void add_name(generated_name **names, size_t *n, const evgen_loc *loc, char *name, char *what)
+{
+    generated_name *g = EVGEN_PUSH(*names, *n);
+    g->name = name;
+    g->what = what;
+    g->loc = loc;
+    g->order = *n - 1;
+}
+
+static int compare_names(const void *a, const void *b)
+{
+    const generated_name *x = a, *y = b;
+    int c = strcmp(x->name, y->name);
+    return c ? c : (x->order > y->order) - (x->order < y->order);
+}
+
+static void check_generated_names(const evgen_model *model, evgen_diags *diags)
+{
+    generated_name *names = NULL;
+    size_t n = 0;
+    for (size_t i = 0; i < model->n_events; i++) {
+        const evgen_event *e = &model->events[i];
+        add_name(&names, &n, &e->name_loc, evgen_xasprintf("EventEnabled%s", e->name),
+                 evgen_xasprintf("the enabled check of event '%s'", e->name));
+        add_name(&names, &n, &e->name_loc, evgen_xasprintf("FireEtw%s", e->name),
+                 evgen_xasprintf("the writer of event '%s'", e->name));
+        for (size_t v = 0; v < e->n_versions; v++)
+            add_name(&names, &n, &e->name_loc, evgen_xasprintf("FireEtw%s_V%u", e->name, e->versions[v].version),
+                     evgen_xasprintf("the writer of version %u of '%s'", e->versions[v].version, e->name));
+        for (size_t f = 0; f < e->n_fields; f++) {
+            const evgen_field *fd = &e->fields[f];
+            add_name(&names, &n, &fd->name_loc, evgen_xasprintf("%s_%s", e->name, fd->name),
+                     evgen_xasprintf("the accessor of field '%s' of '%s'", fd->name, e->name));
+            add_name(&names, &n, &fd->name_loc, evgen_xasprintf("%s_has_%s", e->name, fd->name),
+                     evgen_xasprintf("the presence test of field '%s' of '%s'", fd->name, e->name));
+        }
+    }
+    qsort(names, n, sizeof *names, compare_names);
+    for (size_t i = 1; i < n; i++) {
+        if (strcmp(names[i].name, names[i - 1].name) != 0)
+            continue;
+        evgen_error(diags, names[i].loc, EVGEN_D_NAME_CLASH, "generated name '%s' is both %s and %s", names[i].name,
+                    names[i].what, names[i - 1].what);
+        evgen_note(diags, names[i - 1].loc, "the other one comes from here; rename one of them");
+    }
+    for (size_t i = 0; i < n; i++) {
+        free(names[i].name);
+        free(names[i].what);
+    }
+    free(names);
+}
+
 int evgen_model_check(evgen_model *model, evgen_diags *diags)
 {
     size_t errors_before = diags->n_errors;
@@ -311,6 +402,8 @@ int evgen_model_check(evgen_model *model, evgen_diags *diags)
         if (ok)
             lower_event(model, e, &legacy);
     }
+    if (diags->n_errors == errors_before)
+        check_generated_names(model, diags);
     model->lowered = diags->n_errors == errors_before;
     return model->lowered ? 0 : -1;
 }

@@ -226,6 +226,18 @@ static bool is_legacy_field(const fixture *fx, const char *event, const char *na
     return false;
 }
 
+/* The last version of `event` with a legacy layout, or -1. */
+static int last_legacy_version(const fixture *fx, const char *event)
+{
+    int last = -1;
+    for (size_t i = 0; i < fx->n_macros; i++) {
+        const macro_line *m = &fx->macros[i];
+        if (strcmp(m->macro, "EVENT_LEGACY_FIELD") == 0 && strcmp(m->args[0], event) == 0 && atoi(m->args[1]) > last)
+            last = atoi(m->args[1]);
+    }
+    return last;
+}
+
 /* The number of fields of `event` introduced by version `since`. */
 static unsigned count_fields_since(const fixture *fx, const char *event, const char *since)
 {
@@ -311,7 +323,9 @@ static void field_mutations(const fixture *fx, mutation_list *ml)
             set_line(&m->edited, f->index, both);
             m->expect_line = line;
             m->expect_col = arg_col(m->edited.items[f->index], 2); /* the inserted field's since */
-            m->expect_text = evgen_xstrdup("inserted");
+            /* Inserted among a legacy version's fields, it is missing from that legacy layout. */
+            bool in_legacy = atoi(since) <= last_legacy_version(fx, event);
+            m->expect_text = evgen_xstrdup(in_legacy ? "missing from the legacy layout" : "inserted");
             free(inserted);
             break;
         }
