@@ -53,12 +53,20 @@ static int version_index(const evgen_version *ver, const char *name)
     return -1;
 }
 
-/* The kind part of a signature ("array<struct" for "array<struct{...}/32>[Count]"): two
- * signatures with the same kind part but different text are a resize, not a retype. */
-static size_t kind_prefix(const char *sig)
+/* What changed between two signatures of one field (see evgen_field_signature): an array's count
+ * field, its element struct's size (stride) or members, or the type itself. */
+static const char *type_change(const char *now, const char *locked)
 {
-    size_t n = strcspn(sig, "{[");
-    return n;
+    const char *count_now = strrchr(now, '['), *count_locked = strrchr(locked, '[');
+    bool arrays = strncmp(now, "array<", 6) == 0 && strncmp(locked, "array<", 6) == 0 && count_now && count_locked;
+    if (arrays && strcmp(count_now, count_locked) != 0)
+        return "counted by another field";
+    if (arrays && strncmp(now, "array<struct{", 13) == 0 && strncmp(locked, "array<struct{", 13) == 0) {
+        const char *stride_now = strrchr(now, '/'), *stride_locked = strrchr(locked, '/');
+        bool same_stride = stride_now && stride_locked && strcmp(stride_now, stride_locked) == 0;
+        return same_stride ? "given another element struct layout" : "resized";
+    }
+    return "retyped";
 }
 
 static void compare_version(compat_state *st, const evgen_event *e, const evgen_version *ver,
@@ -94,15 +102,17 @@ static void compare_version(compat_state *st, const evgen_event *e, const evgen_
                            lf->signature);
             }
         } else if (strcmp(mf->name, lf->name) == 0) {
-            bool resize = kind_prefix(sig) == kind_prefix(lf->signature) &&
-                          strncmp(sig, lf->signature, kind_prefix(sig)) == 0;
             if (!already_reported(st, &mf->type_loc)) {
                 evgen_error(d, &mf->type_loc, EVGEN_D_COMPAT_FIELD,
                             "field '%s' of locked version %u of '%s' is %s: %s, locked as %s", mf->name, ver->version,
-                            e->name, resize ? "resized" : "retyped", sig, lf->signature);
-                evgen_note(d, &lf->loc,
-                           "a shipped field keeps its type and size; add a new field with since = %u instead",
-                           next);
+                            e->name, type_change(sig, lf->signature), sig, lf->signature);
+                if (ver->legacy)
+                    evgen_note(d, &lf->loc, "make the EVENT_LEGACY_FIELD lines of version %u match the lock",
+                               ver->version);
+                else
+                    evgen_note(d, &lf->loc,
+                               "a shipped field keeps its type and size; add a new field with since = %u instead",
+                               next);
             }
         } else {
             int m_in_lock = lock_index(lv, mf->name);
@@ -208,19 +218,26 @@ static void check_locked_event(compat_state *st, const evgen_lock_event *le)
 
 /* A legacy layout describes history: it must be locked (check), or belong to an event the lock
  * does not know yet (lock, which imports that history once). */
+static bool is_locked(const evgen_lock_event *le, unsigned version)
+{
+    for (size_t i = 0; le && i < le->n_versions; i++)
+        if (le->versions[i].version == version)
+            return true;
+    return false;
+}
+
 static void check_legacy_locked(compat_state *st, const evgen_event *e, evgen_compat_mode mode)
 {
     const evgen_lock_event *le = find_locked(st->lock, e->name);
     if (!le && mode == EVGEN_COMPAT_LOCK)
         return;
+    int last_legacy = -1;
     for (size_t v = 0; v < e->n_versions; v++) {
         const evgen_version *ver = &e->versions[v];
         if (!ver->legacy)
             continue;
-        bool locked = false;
-        for (size_t i = 0; le && i < le->n_versions; i++)
-            locked = locked || le->versions[i].version == ver->version;
-        if (locked)
+        last_legacy = (int)ver->version;
+        if (is_locked(le, ver->version))
             continue;
         const evgen_loc *where = ver->n_slots ? &ver->slots[0].field->since_loc : &e->name_loc;
         evgen_error(st->diags, where, EVGEN_D_COMPAT_LEGACY,
@@ -230,6 +247,27 @@ static void check_legacy_locked(compat_state *st, const evgen_event *e, evgen_co
                         "instead"
                       : "a legacy layout can only describe a version that already shipped: run `evgen lock` to "
                         "import this event's history");
+        return;
+    }
+    /* The break a legacy layout describes is the step to the next version: that version must
+     * have shipped too, or declaring an old version legacy would let a new break through. */
+    unsigned next = (unsigned)last_legacy + 1;
+    if (last_legacy >= 0 && !is_locked(le, next)) {
+        const evgen_version *ver = evgen_event_version(e, next);
+        const evgen_loc *where = &e->name_loc;
+        for (size_t i = 0; ver && i < ver->n_slots; i++) {
+            if (ver->slots[i].field->since == next) {
+                where = &ver->slots[i].field->since_loc;
+                break;
+            }
+        }
+        evgen_error(st->diags, where, EVGEN_D_COMPAT_LEGACY,
+                    "version %u of '%s' follows a legacy layout but is not locked: it would be a new break", next,
+                    e->name);
+        evgen_note(st->diags, NULL,
+                   "a legacy layout describes a change that already shipped: remove the EVENT_LEGACY_FIELD lines "
+                   "of version %d and append new fields with since = %u",
+                   last_legacy, (unsigned)le->versions[le->n_versions - 1].version + 1);
     }
 }
 

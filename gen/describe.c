@@ -81,7 +81,7 @@ static void json_enum(evgen_strbuf *sb, const evgen_enum *en)
     evgen_sb_puts(sb, "]}");
 }
 
-static void json_struct(evgen_strbuf *sb, const evgen_struct *st)
+static void json_struct(evgen_strbuf *sb, const evgen_model *model, const evgen_struct *st)
 {
     evgen_sb_puts(sb, "{\"name\":");
     evgen_sb_json_string(sb, st->name);
@@ -91,8 +91,13 @@ static void json_struct(evgen_strbuf *sb, const evgen_struct *st)
         const evgen_struct_member *m = &st->members[i];
         evgen_sb_puts(sb, i ? ",{\"name\":" : "{\"name\":");
         evgen_sb_json_string(sb, m->name);
-        evgen_sb_printf(sb, ",\"type\":\"%s\",\"size\":%u,\"offset\":%u}", evgen_kind_name(m->kind), m->size,
+        evgen_sb_printf(sb, ",\"type\":\"%s\",\"size\":%u,\"offset\":%u", evgen_kind_name(m->kind), m->size,
                         m->offset);
+        if (m->enum_index >= 0) {
+            evgen_sb_puts(sb, ",\"enum\":");
+            evgen_sb_json_string(sb, model->enums[m->enum_index].name);
+        }
+        evgen_sb_putc(sb, '}');
     }
     evgen_sb_puts(sb, "]}");
 }
@@ -162,7 +167,7 @@ char *evgen_describe_json(const evgen_model *model)
     evgen_sb_puts(&sb, "],\n\"structs\":[");
     for (size_t i = 0; i < model->n_structs; i++) {
         evgen_sb_puts(&sb, i ? ",\n " : "\n ");
-        json_struct(&sb, &model->structs[i]);
+        json_struct(&sb, model, &model->structs[i]);
     }
     evgen_sb_puts(&sb, "],\n\"events\":[");
     for (size_t i = 0; i < model->n_events; i++) {
@@ -171,9 +176,12 @@ char *evgen_describe_json(const evgen_model *model)
         evgen_sb_json_string(&sb, e->name);
         evgen_sb_printf(&sb, ",\"id\":%llu,\"provider\":", (unsigned long long)e->id);
         evgen_sb_json_string(&sb, e->provider_index >= 0 ? model->providers[e->provider_index].name : "");
-        evgen_sb_printf(&sb, ",\"level\":%llu,\"keywords\":%llu,\"first_version\":%u,\"latest_version\":%u",
-                        (unsigned long long)e->level, (unsigned long long)e->keywords, e->first_version,
-                        e->latest_version);
+        /* keywords_hex: exact for every 64-bit mask, where double-based JSON parsers round. */
+        evgen_sb_printf(&sb,
+                        ",\"level\":%llu,\"keywords\":%llu,\"keywords_hex\":\"0x%llx\",\"first_version\":%u,"
+                        "\"latest_version\":%u",
+                        (unsigned long long)e->level, (unsigned long long)e->keywords,
+                        (unsigned long long)e->keywords, e->first_version, e->latest_version);
         evgen_sb_puts(&sb, ",\"versions\":[");
         for (size_t v = 0; v < e->n_versions; v++) {
             const evgen_version *ver = &e->versions[v];

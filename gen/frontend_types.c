@@ -147,7 +147,6 @@ bool evgen_fe_resolve_type(evgen_frontend_state *st, CXType t, evgen_type_use us
         case CXType_Enum: {
             CXCursor decl = clang_getTypeDeclaration(t);
             long long size = clang_Type_getSizeOf(t);
-            bool is_signed = builtin_is_signed(clang_getEnumDeclIntegerType(decl).kind);
             CXString tag = clang_getCursorSpelling(decl);
             const char *name = nearest_typedef ? nearest_typedef : clang_getCString(tag);
             if (size != 1 && size != 2 && size != 4 && size != 8) {
@@ -156,11 +155,17 @@ bool evgen_fe_resolve_type(evgen_frontend_state *st, CXType t, evgen_type_use us
                 clang_disposeString(tag);
                 goto done;
             }
+            out->enum_index = register_enum(st, decl, name[0] ? name : spelled);
+            /* Signed only if a constant is negative: compilers differ on an enum's underlying
+             * type (MSVC's is always int), and the wire type must not. */
+            const evgen_enum *en = &st->model->enums[out->enum_index];
+            bool is_signed = false;
+            for (size_t i = 0; i < en->n_consts; i++)
+                is_signed = is_signed || en->consts[i].value < 0;
             out->kind = size == 1   ? (is_signed ? EVGEN_KIND_I8 : EVGEN_KIND_U8)
                         : size == 2 ? (is_signed ? EVGEN_KIND_I16 : EVGEN_KIND_U16)
                         : size == 4 ? (is_signed ? EVGEN_KIND_I32 : EVGEN_KIND_U32)
                                     : (is_signed ? EVGEN_KIND_I64 : EVGEN_KIND_U64);
-            out->enum_index = register_enum(st, decl, name[0] ? name : spelled);
             clang_disposeString(tag);
             ok = true;
             break;

@@ -17,6 +17,18 @@ char *evgen_lock_default_path(const char *manifest_path)
     return evgen_xasprintf("%.*s.lock", (int)stem, manifest_path);
 }
 
+/* Provider names are free text: quoted, with \" and \\ escaped. */
+static void append_quoted(evgen_strbuf *sb, const char *s)
+{
+    evgen_sb_putc(sb, '"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            evgen_sb_putc(sb, '\\');
+        evgen_sb_putc(sb, *s);
+    }
+    evgen_sb_putc(sb, '"');
+}
+
 char *evgen_lock_render(const evgen_model *model)
 {
     evgen_strbuf sb;
@@ -29,8 +41,9 @@ char *evgen_lock_render(const evgen_model *model)
                     base ? base + 1 : model->manifest_path, LOCK_FORMAT);
     for (size_t i = 0; i < model->n_events; i++) {
         const evgen_event *e = &model->events[i];
-        evgen_sb_printf(&sb, "\nevent %s id %llu provider %s\n", e->name, (unsigned long long)e->id,
-                        model->providers[e->provider_index].name);
+        evgen_sb_printf(&sb, "\nevent %s id %llu provider ", e->name, (unsigned long long)e->id);
+        append_quoted(&sb, model->providers[e->provider_index].name);
+        evgen_sb_putc(&sb, '\n');
         for (size_t v = 0; v < e->n_versions; v++) {
             const evgen_version *ver = &e->versions[v];
             evgen_sb_printf(&sb, "  version %u%s\n", ver->version, ver->legacy ? " legacy" : "");
@@ -48,25 +61,44 @@ char *evgen_lock_render(const evgen_model *model)
     return evgen_sb_take(&sb);
 }
 
-/* Splits a line into whitespace-separated words in place; returns the count (at most max). */
-static size_t split_words(char *line, char **words, unsigned *cols, size_t max)
+/* Splits a line into words in place: whitespace separates, a double-quoted word may hold spaces
+ * and '#' (with \" and \\ escapes), and '#' outside quotes starts a comment. Returns the count
+ * (at most max), or -1 for an unterminated quote. */
+static int split_words(char *line, char **words, unsigned *cols, size_t max)
 {
     size_t n = 0;
     char *p = line;
-    while (*p && n < max) {
+    while (n < max) {
         while (*p == ' ' || *p == '\t' || *p == '\r')
             p++;
-        if (!*p)
+        if (!*p || *p == '#')
             break;
-        words[n] = p;
         cols[n] = (unsigned)(p - line) + 1;
-        n++;
-        while (*p && *p != ' ' && *p != '\t' && *p != '\r')
+        if (*p == '"') {
+            char *out = ++p;
+            words[n++] = out;
+            while (*p && *p != '"') {
+                if (*p == '\\' && p[1])
+                    p++;
+                *out++ = *p++;
+            }
+            if (*p != '"')
+                return -1;
             p++;
+            *out = '\0';
+            continue;
+        }
+        words[n++] = p;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\r' && *p != '#')
+            p++;
+        if (*p == '#') {
+            *p = '\0';
+            break;
+        }
         if (*p)
             *p++ = '\0';
     }
-    return n;
+    return (int)n;
 }
 
 static bool parse_uint(const char *s, unsigned long long max, unsigned long long *out)
@@ -118,12 +150,15 @@ int evgen_lock_parse(const char *path, const char *text, evgen_lock *lock, evgen
         if (nl)
             *nl = '\0';
         line_no++;
-        char *hash = strchr(line, '#');
-        if (hash)
-            *hash = '\0';
         char *w[8];
         unsigned col[8];
-        size_t n = split_words(line, w, col, 8);
+        int words = split_words(line, w, col, 8);
+        if (words < 0) {
+            evgen_loc at = {lock->path, line_no, 1};
+            evgen_error(diags, &at, EVGEN_D_LOCK_SYNTAX, "unterminated quoted string");
+            break;
+        }
+        size_t n = (size_t)words;
         if (n == 0)
             continue;
         evgen_loc loc = {lock->path, line_no, col[0]};

@@ -20,7 +20,7 @@ static const char usage_text[] =
     "\n"
     "options:\n"
     "  --lock PATH                  the lock file (default: the manifest's path with .lock)\n"
-    "  -I DIR, -D NAME[=VALUE], -U NAME, -isystem DIR, --target=TRIPLE\n"
+    "  -I DIR, -D NAME[=VALUE], -U NAME, -isystem DIR, -include FILE, --target=TRIPLE, --sysroot=DIR\n"
     "                               passed to the C compiler that reads the manifest\n";
 
 typedef struct cli {
@@ -45,7 +45,8 @@ static int usage_error(const char *fmt, const char *arg)
 static bool is_clang_option_with_value(const char *a)
 {
     return strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0 || strcmp(a, "-isystem") == 0 ||
-           strcmp(a, "-include") == 0;
+           strcmp(a, "-include") == 0 || strcmp(a, "--sysroot") == 0 || strcmp(a, "-target") == 0 ||
+           strcmp(a, "--target") == 0;
 }
 
 static int parse_cli(int argc, char **argv, cli *c)
@@ -66,7 +67,8 @@ static int parse_cli(int argc, char **argv, cli *c)
             c->clang_args[c->n_clang_args++] = a;
             c->clang_args[c->n_clang_args++] = argv[i];
         } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-U", 2) == 0 ||
-                   strncmp(a, "--target=", 9) == 0) {
+                   strncmp(a, "-isystem", 8) == 0 || strncmp(a, "--target=", 9) == 0 ||
+                   strncmp(a, "--sysroot=", 10) == 0) {
             c->clang_args[c->n_clang_args++] = a;
         } else if (a[0] == '-' && a[1] != '\0') {
             return usage_error("unknown option '%s'", a);

@@ -148,6 +148,11 @@ static bool check_legacy(evgen_event *e, evgen_diags *diags, const version_set *
                         e->name);
             evgen_note(diags, NULL, "a legacy layout reorders or retypes fields that EVENT_FIELD declares");
             ok = false;
+        } else if (e->fields[j].is_array) {
+            evgen_error(diags, &lf->name_loc, EVGEN_D_BAD_LEGACY, "legacy field '%s' of '%s' is an array", lf->name,
+                        e->name);
+            evgen_note(diags, NULL, "legacy layouts hold scalars and strings only");
+            ok = false;
         } else if (e->fields[j].since > lf->since) {
             evgen_error(diags, &lf->name_loc, EVGEN_D_BAD_LEGACY,
                         "legacy field '%s' is in version %u, but EVENT_FIELD says it was introduced in version %u",
@@ -175,6 +180,15 @@ static bool check_legacy(evgen_event *e, evgen_diags *diags, const version_set *
                 listed = e->legacy_fields[j].since == v && strcmp(e->legacy_fields[j].name, f->name) == 0;
             if (listed || !legacy->has[v])
                 continue;
+            if (f->is_array) {
+                evgen_error(diags, &f->since_loc, EVGEN_D_BAD_LEGACY,
+                            "array '%s' (since %u) would be part of legacy version %u of '%s'", f->name, f->since, v,
+                            e->name);
+                evgen_note(diags, NULL, "legacy layouts hold scalars and strings only; give it since = %d",
+                           *last_legacy + 1);
+                ok = false;
+                continue;
+            }
             evgen_error(diags, &f->since_loc, EVGEN_D_BAD_LEGACY,
                         "field '%s' (since %u) is missing from the legacy layout of version %u of '%s'", f->name,
                         f->since, v, e->name);

@@ -430,7 +430,12 @@ static const targeted targeted_edits[] = {
      "/* removed */", "retyped", 0},
     {"remove the empty version 0 of GCRestartEEEnd", "EVENT_VERSION(GCRestartEEEnd, 0)", "/* removed */",
      "locked version 0 of 'GCRestartEEEnd' is missing", 0},
-    {"resize the struct of GCLOHCompact", "    uint32_t TimePlan;", "    uint64_t TimePlan;", "resized", 0},
+    {"retype a member of the struct of GCLOHCompact", "    uint32_t TimePlan;", "    uint64_t TimePlan;",
+     "given another element struct layout", 0},
+    {"grow the struct of GCLOHCompact", "    evgen_ptr ZeroRefs;", "    evgen_ptr ZeroRefs; evgen_ptr MoreRefs;",
+     "resized", 0},
+    {"count an array by another field", "EVENT_ARRAY(GCFitBucketInfo, 0, GCFitBucketInfoValue, Values, Count)",
+     "EVENT_ARRAY(GCFitBucketInfo, 0, GCFitBucketInfoValue, Values, BucketKind)", "counted by another field", 0},
     {"move a provider", "KNOWN_EVENT(GCMarkWithType, 202, GCEventProvider_Default,",
      "KNOWN_EVENT(GCMarkWithType, 202, GCEventProvider_Private,", "provider of locked event", 3},
     {"add a field to a locked version", "EVENT_FIELD(GCHeapStats, 2, uint64_t, TotalPromotedSize4)",
@@ -619,6 +624,21 @@ static void test_legacy_layout_must_be_locked(void **state)
     o = run_check(fx, text, EVGEN_COMPAT_LOCK);
     assert_int_equal(o.n_errors, 0);
     free_outcome(&o);
+    free(text);
+
+    /* Declaring the last locked version legacy must not let a new break through. */
+    text = evgen_test_replace(fx->text, "EVENT_FIELD(GCTriggered, 0, GCReason, Reason)",
+                              "EVENT_LEGACY_FIELD(GCTriggered, 0, GCReason, Reason) "
+                              "EVENT_LEGACY_FIELD(GCTriggered, 0, uint16_t, ClrInstanceID) "
+                              "EVENT_FIELD(GCTriggered, 1, uint32_t, Depth) "
+                              "EVENT_FIELD(GCTriggered, 0, GCReason, Reason)");
+    assert_non_null(text);
+    for (int mode = EVGEN_COMPAT_CHECK; mode <= EVGEN_COMPAT_LOCK; mode++) {
+        o = run_check(fx, text, (evgen_compat_mode)mode);
+        if (o.n_errors != 1 || !strstr(o.message, "follows a legacy layout but is not locked"))
+            fail_msg("legacy hole not closed:\n%s", o.all);
+        free_outcome(&o);
+    }
     free(text);
 
     /* A new legacy layout for a locked event, even when lock runs, is a new break. */

@@ -1,0 +1,103 @@
+/* test_lockfile.c — the lock file format: what evgen lock renders parses back to the same
+ * layouts (provider names with spaces, quotes and '#'), and malformed lock files are reported at
+ * the right line and column. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "pipeline.h"
+#include "util.h"
+
+static void load_model(const char *text, evgen_model *model)
+{
+    evgen_frontend_options opts = {"/virtual/lock_test.h", NULL, 0, text};
+    evgen_diags diags;
+    evgen_diags_init(&diags);
+    evgen_model_init(model);
+    int rc = evgen_load_manifest(&opts, model, &diags);
+    evgen_diags_print(&diags, stderr);
+    evgen_diags_free(&diags);
+    assert_int_equal(rc, 0);
+}
+
+static void test_render_parses_back(void **state)
+{
+    (void)state;
+    const char *text = "#include <evgen/manifest.h>\n"
+                       "#ifndef T\n#define T\ntypedef struct Item { uint16_t A; uint64_t B; } Item;\n#endif\n"
+                       "EVENT_PROVIDER(P, \"My \\\"odd\\\" provider #1\")\n"
+                       "KNOWN_EVENT(E, 7, P, 4, 1)\n"
+                       "EVENT_LEGACY_FIELD(E, 0, uint16_t, N)\n"
+                       "EVENT_FIELD(E, 0, uint32_t, N)\n"
+                       "EVENT_FIELD(E, 1, evgen_utf16z, Name)\n"
+                       "EVENT_ARRAY(E, 1, Item, Items, N)\n";
+    evgen_model model;
+    load_model(text, &model);
+    char *rendered = evgen_lock_render(&model);
+    evgen_lock lock;
+    evgen_diags diags;
+    evgen_diags_init(&diags);
+    assert_int_equal(evgen_lock_parse("x.lock", rendered, &lock, &diags), 0);
+    assert_int_equal(lock.n_events, 1);
+    const evgen_lock_event *e = &lock.events[0];
+    assert_string_equal(e->name, "E");
+    assert_int_equal(e->id, 7);
+    assert_string_equal(e->provider, "My \"odd\" provider #1");
+    assert_int_equal(e->n_versions, 2);
+    assert_true(e->versions[0].legacy);
+    assert_string_equal(e->versions[0].fields[0].signature, "uint16");
+    assert_false(e->versions[1].legacy);
+    assert_int_equal(e->versions[1].n_fields, 3);
+    assert_string_equal(e->versions[1].fields[1].signature, "utf16z");
+    assert_string_equal(e->versions[1].fields[2].signature, "array<struct{A:uint16@0,B:uint64@8}/16>[N]");
+    /* And the model matches what it just locked. */
+    assert_int_equal(evgen_compat_check(&model, &lock, EVGEN_COMPAT_CHECK, &diags), 0);
+    evgen_lock_free(&lock);
+    evgen_diags_free(&diags);
+    free(rendered);
+    evgen_model_free(&model);
+}
+
+static void expect_lock_error(const char *text, unsigned line, unsigned col, const char *message)
+{
+    evgen_lock lock;
+    evgen_diags diags;
+    evgen_diags_init(&diags);
+    assert_int_equal(evgen_lock_parse("bad.lock", text, &lock, &diags), -1);
+    assert_true(diags.n_errors >= 1);
+    const evgen_diagnostic *d = &diags.items[0];
+    if (d->line != line || d->col != col || !strstr(d->message, message))
+        fail_msg("expected bad.lock:%u:%u: ...%s..., got %s:%u:%u: %s", line, col, message, d->file, d->line,
+                 d->col, d->message);
+    assert_int_equal(d->code, EVGEN_D_LOCK_SYNTAX);
+    evgen_diags_free(&diags);
+}
+
+static void test_malformed_lock_files(void **state)
+{
+    (void)state;
+    expect_lock_error("", 1, 1, "empty lock file");
+    expect_lock_error("# only a comment\nevgen-lock 99\n", 2, 1, "lock format 99 is not supported");
+    expect_lock_error("not-a-lock\n", 1, 1, "expected 'evgen-lock 1'");
+    expect_lock_error("evgen-lock 1\n  version 0\n", 2, 3, "inside an event");
+    expect_lock_error("evgen-lock 1\nevent E id 1 provider \"unterminated\n", 2, 1, "unterminated quoted string");
+    expect_lock_error("evgen-lock 1\nevent E id x provider P\n", 2, 1, "expected 'event NAME id N provider");
+    expect_lock_error("evgen-lock 1\nevent E id 1 provider P\n  field A uint32 @0\n", 3, 3, "inside a version");
+    expect_lock_error("evgen-lock 1\nevent E id 1 provider P\n  version 256\n", 3, 3, "version N");
+    expect_lock_error("evgen-lock 1\nbogus line\n", 2, 1, "unexpected 'bogus'");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_render_parses_back),
+        cmocka_unit_test(test_malformed_lock_files),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
