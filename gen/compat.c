@@ -267,7 +267,7 @@ static void check_legacy_locked(compat_state *st, const evgen_event *e, evgen_co
         evgen_note(st->diags, NULL,
                    "a legacy layout describes a change that already shipped: remove the EVENT_LEGACY_FIELD lines "
                    "of version %d and append new fields with since = %u",
-                   last_legacy, (unsigned)le->versions[le->n_versions - 1].version + 1);
+                   last_legacy, latest_locked(le) + 1);
     }
 }
 

@@ -189,6 +189,15 @@ static void probe_provider(evgen_frontend_state *st, const probe_vars *pv, evgen
         free(name);
         return;
     }
+    bool control = false;
+    for (const char *c = name; c && *c; c++)
+        control = control || (unsigned char)*c < 0x20 || *c == 0x7f;
+    if (control) {
+        evgen_error(st->diags, &args[1], EVGEN_D_BAD_NAME, "provider name contains a control character");
+        free(symbol);
+        free(name);
+        return;
+    }
     if (!name || !name[0]) {
         evgen_error(st->diags, &args[1], EVGEN_D_BAD_NAME, "provider name must be a non-empty string literal");
         free(symbol);

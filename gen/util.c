@@ -168,10 +168,11 @@ char *evgen_read_file(const char *path, size_t *size_out)
     while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
         evgen_sb_putn(&sb, chunk, n);
     int failed = ferror(f);
+    int saved = errno;
     fclose(f);
     if (failed) {
         evgen_sb_free(&sb);
-        errno = EIO;
+        errno = saved ? saved : EIO; /* EISDIR for a directory, say */
         return NULL;
     }
     if (size_out)
