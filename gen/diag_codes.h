@@ -25,3 +25,4 @@ EVGEN_DIAG(COMPAT_EVENT, "compat-event", "a locked event was removed, renamed, o
 EVGEN_DIAG(COMPAT_VERSION, "compat-version", "a locked version was removed")
 EVGEN_DIAG(COMPAT_FIELD, "compat-field", "a field of a locked version was inserted, removed, reordered, renamed, retyped or resized")
 EVGEN_DIAG(COMPAT_LEGACY, "compat-legacy", "a legacy layout is declared for a version that is not locked")
+EVGEN_DIAG(TEMPLATE, "template", "a code generation template is malformed or uses an unknown variable")
