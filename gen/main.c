@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "describe.h"
+#include "generate.h"
 #include "pipeline.h"
 #include "util.h"
 
@@ -16,10 +17,15 @@ static const char usage_text[] =
     "  describe MANIFEST [--json]   print every event and version with each field's type, size, offset\n"
     "  check MANIFEST               compare the manifest with its lock file; report breaking changes\n"
     "  lock MANIFEST                freeze every version of every event into the lock file\n"
+    "  gen MANIFEST -o DIR          write DIR/NAME_runtime.h and .c (with --lock: check first)\n"
     "  --version                    print evgen's version\n"
     "\n"
     "options:\n"
     "  --lock PATH                  the lock file (default: the manifest's path with .lock)\n"
+    "  -o DIR                       gen: the output directory (it must exist)\n"
+    "  --name NAME                  gen: the prefix of files and symbols (default: the manifest's name)\n"
+    "  --quiet                      gen: do not list the files written\n"
+    "  --tests                      gen: also NAME_fire_all.c, a harness firing every event version\n"
     "  -I DIR, -D NAME[=VALUE], -U NAME, -isystem DIR, -include FILE, --target=TRIPLE, --sysroot=DIR\n"
     "                               passed to the C compiler that reads the manifest\n";
 
@@ -27,9 +33,15 @@ typedef struct cli {
     const char *command;
     const char *manifest;
     const char *lock_path;
+    const char *out_dir;
+    const char *name;
     bool json;
+    bool quiet;
+    bool tests;
     const char **clang_args;
     size_t n_clang_args;
+    char *owned[4]; /* arguments rewritten here, freed at exit */
+    size_t n_owned;
 } cli;
 
 static int usage_error(const char *fmt, const char *arg)
@@ -45,8 +57,7 @@ static int usage_error(const char *fmt, const char *arg)
 static bool is_clang_option_with_value(const char *a)
 {
     return strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0 || strcmp(a, "-isystem") == 0 ||
-           strcmp(a, "-include") == 0 || strcmp(a, "--sysroot") == 0 || strcmp(a, "-target") == 0 ||
-           strcmp(a, "--target") == 0;
+           strcmp(a, "-include") == 0 || strcmp(a, "--sysroot") == 0 || strcmp(a, "-target") == 0;
 }
 
 static int parse_cli(int argc, char **argv, cli *c)
@@ -57,10 +68,24 @@ static int parse_cli(int argc, char **argv, cli *c)
         const char *a = argv[i];
         if (strcmp(a, "--json") == 0) {
             c->json = true;
-        } else if (strcmp(a, "--lock") == 0) {
+        } else if (strcmp(a, "--quiet") == 0) {
+            c->quiet = true;
+        } else if (strcmp(a, "--tests") == 0) {
+            c->tests = true;
+        } else if (strcmp(a, "--lock") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--name") == 0) {
             if (++i >= argc)
-                return usage_error("%s needs a path", a);
-            c->lock_path = argv[i];
+                return usage_error("%s needs a value", a);
+            if (strcmp(a, "--lock") == 0)
+                c->lock_path = argv[i];
+            else if (strcmp(a, "-o") == 0)
+                c->out_dir = argv[i];
+            else
+                c->name = argv[i];
+        } else if (strcmp(a, "--target") == 0) {
+            /* libclang takes only the joined spelling of this one */
+            if (++i >= argc)
+                return usage_error("%s needs a value", a);
+            c->clang_args[c->n_clang_args++] = c->owned[c->n_owned++] = evgen_xasprintf("--target=%s", argv[i]);
         } else if (is_clang_option_with_value(a)) {
             if (++i >= argc)
                 return usage_error("%s needs a value", a);
@@ -82,10 +107,13 @@ static int parse_cli(int argc, char **argv, cli *c)
     }
     if (!c->command)
         return usage_error("%s", "no command given");
-    if (strcmp(c->command, "describe") != 0 && strcmp(c->command, "check") != 0 && strcmp(c->command, "lock") != 0)
+    if (strcmp(c->command, "describe") != 0 && strcmp(c->command, "check") != 0 && strcmp(c->command, "lock") != 0 &&
+        strcmp(c->command, "gen") != 0)
         return usage_error("unknown command '%s'", c->command);
     if (!c->manifest)
         return usage_error("'%s' needs a manifest", c->command);
+    if (strcmp(c->command, "gen") == 0 && !c->out_dir)
+        return usage_error("%s", "gen needs an output directory: -o DIR");
     return EXIT_OK;
 }
 
@@ -128,6 +156,26 @@ static char *unlocked_versions(const evgen_model *model, const evgen_lock *lock,
     return evgen_sb_take(&sb);
 }
 
+/* `evgen gen`: with --lock, the lock's checks first; then every generated file. */
+static int run_gen(const cli *c, const evgen_model *model, evgen_diags *diags)
+{
+    if (c->lock_path) {
+        evgen_lock lock;
+        int lrc = evgen_load_lock(c->lock_path, &lock, diags);
+        if (lrc == 1)
+            evgen_error(diags, NULL, EVGEN_D_LOCK_MISSING, "lock file '%s' does not exist", c->lock_path);
+        bool ok = lrc == 0 && evgen_compat_check(model, &lock, EVGEN_COMPAT_CHECK, diags) == 0;
+        evgen_lock_free(&lock);
+        if (!ok)
+            return EXIT_ERRORS;
+    }
+    char *name = c->name ? evgen_xstrdup(c->name) : evgen_default_name(c->manifest);
+    evgen_generate_options options = {c->out_dir, name, c->quiet, c->tests};
+    int rc = evgen_generate(model, &options, diags);
+    free(name);
+    return rc == 0 ? EXIT_OK : EXIT_ERRORS;
+}
+
 static int run(const cli *c, evgen_diags *diags)
 {
     evgen_frontend_options opts = {c->manifest, c->clang_args, c->n_clang_args, NULL};
@@ -140,6 +188,8 @@ static int run(const cli *c, evgen_diags *diags)
 
     if (evgen_load_manifest(&opts, &model, diags) != 0) {
         status = EXIT_ERRORS;
+    } else if (strcmp(c->command, "gen") == 0) {
+        status = run_gen(c, &model, diags);
     } else if (strcmp(c->command, "describe") == 0) {
         char *out = c->json ? evgen_describe_json(&model) : evgen_describe_text(&model);
         fputs(out, stdout);
@@ -205,5 +255,7 @@ int main(int argc, char **argv)
         evgen_diags_free(&diags);
     }
     free(c.clang_args);
+    for (size_t i = 0; i < c.n_owned; i++)
+        free(c.owned[i]);
     return status;
 }

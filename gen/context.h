@@ -1,0 +1,12 @@
+/* context.h — the model lowered into the value tree that the code templates print. */
+#ifndef EVGEN_GEN_CONTEXT_H
+#define EVGEN_GEN_CONTEXT_H
+
+#include "model.h"
+#include "template.h"
+
+/* Builds the context of a lowered model; `name` prefixes generated symbols (e.g. "gcevents").
+ * The caller frees it with evgen_tv_free. */
+evgen_tvalue *evgen_build_context(const evgen_model *model, const char *name);
+
+#endif /* EVGEN_GEN_CONTEXT_H */

@@ -1,0 +1,26 @@
+/* generate.h — `evgen gen`: renders the code templates with the model's context and writes the
+ * generated files. */
+#ifndef EVGEN_GEN_GENERATE_H
+#define EVGEN_GEN_GENERATE_H
+
+#include <stdbool.h>
+
+#include "diag.h"
+#include "model.h"
+
+typedef struct evgen_generate_options {
+    const char *out_dir; /* where the files go (must exist) */
+    const char *name;    /* prefix of files and symbols: NAME_runtime.h, NAME_manifest, ... */
+    bool quiet;          /* no "wrote"/"unchanged" lines on stdout */
+    bool tests;          /* also NAME_fire_all.c, the test harness that fires every event version */
+} evgen_generate_options;
+
+/* Writes every generated file of a lowered model. Each file is written atomically (temporary
+ * file + rename), and only when its content changed, so builds do not recompile needlessly.
+ * Nothing is written unless every template rendered. Returns 0, or -1 after reporting errors. */
+int evgen_generate(const evgen_model *model, const evgen_generate_options *options, evgen_diags *diags);
+
+/* The default name for a manifest: its file name without directory and extension. Caller frees. */
+char *evgen_default_name(const char *manifest_path);
+
+#endif /* EVGEN_GEN_GENERATE_H */

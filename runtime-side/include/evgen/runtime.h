@@ -1,0 +1,114 @@
+/* evgen/runtime.h — libevgen-runtime's public API: trace sessions, what they record, and where
+ * the trace goes (a file, a memory buffer, an in-process callback).
+ *
+ * One session is open at a time in a process. Events of every registered manifest (generated
+ * code registers itself) are recorded while their provider is enabled at their level and
+ * keywords. Emitting is lock-free and allocation-free on the calling thread: each thread fills
+ * a buffer of its own, and a writer thread frames full buffers as blocks and writes them.
+ * Thread safety: every function here may be called from any thread. */
+#ifndef EVGEN_RUNTIME_H
+#define EVGEN_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "evgen/runtime_desc.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct evgen_session evgen_session;
+
+/* What an emitting thread does when it needs a fresh buffer and none is free. */
+typedef enum evgen_when_full {
+    EVGEN_WHEN_FULL_WAIT = 0, /* block until the writer frees one: nothing is lost */
+    EVGEN_WHEN_FULL_DROP = 1  /* drop the event and count it: the emitter never blocks */
+} evgen_when_full;
+
+typedef enum evgen_clock_kind {
+    EVGEN_CLOCK_MONOTONIC = 1, /* CLOCK_MONOTONIC, nanoseconds */
+    EVGEN_CLOCK_TSC = 2        /* the CPU's time-stamp counter, frequency calibrated at open (x86-64) */
+} evgen_clock_kind;
+
+typedef struct evgen_session_options {
+    uint32_t size;            /* sizeof(evgen_session_options); set by evgen_session_options_init */
+    uint32_t buffer_size;     /* bytes per thread buffer; default 65536 */
+    uint32_t buffer_count;    /* buffers shared by all threads; default 64 */
+    uint32_t max_payload;     /* larger payloads are refused and counted; default 65536 (ETW's limit) */
+    evgen_when_full when_full; /* default EVGEN_WHEN_FULL_WAIT */
+    evgen_clock_kind clock;   /* default EVGEN_CLOCK_MONOTONIC */
+} evgen_session_options;
+
+void evgen_session_options_init(evgen_session_options *options);
+
+/* Totals of a session, per process and per thread. */
+typedef struct evgen_thread_totals {
+    uint64_t thread_id;
+    uint64_t written;
+    uint64_t dropped;  /* no buffer was free under EVGEN_WHEN_FULL_DROP */
+    uint64_t too_big;  /* payload over max_payload */
+} evgen_thread_totals;
+
+typedef struct evgen_session_totals {
+    uint64_t written;
+    uint64_t dropped;
+    uint64_t too_big;
+    uint64_t bytes;    /* bytes of trace produced, header included */
+    const evgen_thread_totals *threads; /* valid until the next evgen_session_totals_free */
+    size_t n_threads;
+} evgen_session_totals;
+
+void evgen_session_totals_free(evgen_session_totals *totals);
+
+/* Opens a session writing the trace to `path` (created or truncated). `options` may be NULL for
+ * defaults. Returns NULL with errno set if the file cannot be created, another session is open
+ * (EBUSY) or an option is invalid (EINVAL). No event is recorded until evgen_session_enable. */
+evgen_session *evgen_session_open_file(const char *path, const evgen_session_options *options);
+
+/* Opens a session keeping the trace in memory; evgen_session_close hands it over. */
+evgen_session *evgen_session_open_memory(const evgen_session_options *options);
+
+/* One decoded event, as an in-process listener receives it. Pointers are valid during the call. */
+typedef struct evgen_event_record {
+    const evgen_manifest_desc *manifest;
+    const evgen_event_desc *event;
+    const evgen_version_desc *version;
+    const char *provider;
+    uint64_t thread_id;
+    uint64_t timestamp_ns; /* since the session opened */
+    const uint8_t *payload;
+    uint32_t size;
+} evgen_event_record;
+
+typedef void (*evgen_event_callback)(const evgen_event_record *record, void *context);
+
+/* Opens a session that calls `callback` for every event, on the writer thread, in each
+ * thread's order, a buffer at a time. */
+evgen_session *evgen_session_open_callback(evgen_event_callback callback, void *context,
+                                           const evgen_session_options *options);
+
+/* Records the events of `provider` (a provider name such as "Microsoft-Windows-DotNETRuntime",
+ * or NULL for every provider) whose level is at most `level` (0 records only LogAlways events)
+ * and whose keywords intersect `keywords` (events with no keyword always match). Returns 0, or
+ * -1 with errno = ENOENT if no registered event has that provider. */
+int evgen_session_enable(evgen_session *session, const char *provider, uint8_t level, uint64_t keywords);
+/* Stops recording `provider` (NULL: all). */
+int evgen_session_disable(evgen_session *session, const char *provider);
+
+/* Writes every thread's buffered events now (the calling thread's, idle threads', all) and
+ * waits until the sink has them. Returns 0, or -1 with errno if the sink failed. */
+int evgen_session_flush(evgen_session *session);
+
+/* Disables every event, writes what is buffered and the end block, and frees the session.
+ * `totals` (may be NULL) receives the counts; free them with evgen_session_totals_free. For a
+ * memory session, `*memory`/`*memory_size` (may be NULL) receive the trace (free() it).
+ * Returns 0, or -1 with errno if writing failed. */
+int evgen_session_close(evgen_session *session, evgen_session_totals *totals, uint8_t **memory,
+                        size_t *memory_size);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVGEN_RUNTIME_H */

@@ -1,0 +1,134 @@
+/* evgen/runtime_desc.h — the descriptors that generated code hands to libevgen-runtime: a
+ * manifest's providers, events, versions, fields, enums and structs. They are what the trace's
+ * metadata is written from, so a reader needs no generated code.
+ *
+ * Contract: descriptors are static data emitted by `evgen gen`; every struct that may grow
+ * begins with its size, and the runtime reads only the fields that size covers. The runtime
+ * writes only the fields marked "runtime" (type numbers, the registration chain). */
+#ifndef EVGEN_RUNTIME_DESC_H
+#define EVGEN_RUNTIME_DESC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bumped when a descriptor or the emit fast path changes incompatibly; generated code checks it
+ * with #error, so a stale generated file fails at compile time, not at run time. */
+#define EVGEN_RUNTIME_ABI 1
+
+/* Wire kinds, numbered as in the trace metadata (docs/format.md). Never renumbered. */
+typedef enum evgen_wire_kind {
+    EVGEN_WIRE_U8 = 1,
+    EVGEN_WIRE_U16 = 2,
+    EVGEN_WIRE_U32 = 3,
+    EVGEN_WIRE_U64 = 4,
+    EVGEN_WIRE_I8 = 5,
+    EVGEN_WIRE_I16 = 6,
+    EVGEN_WIRE_I32 = 7,
+    EVGEN_WIRE_I64 = 8,
+    EVGEN_WIRE_F32 = 9,
+    EVGEN_WIRE_F64 = 10,
+    EVGEN_WIRE_BOOL8 = 11,
+    EVGEN_WIRE_BOOL32 = 12,
+    EVGEN_WIRE_GUID = 13,
+    EVGEN_WIRE_PTR = 14,
+    EVGEN_WIRE_UTF8Z = 15,
+    EVGEN_WIRE_UTF16Z = 16,
+    EVGEN_WIRE_STRUCT = 17
+} evgen_wire_kind;
+
+typedef struct evgen_enum_const_desc {
+    const char *name; /* display name (prefix stripped) */
+    int64_t value;
+} evgen_enum_const_desc;
+
+typedef struct evgen_enum_desc {
+    uint32_t size; /* sizeof(evgen_enum_desc) */
+    const char *name;
+    const evgen_enum_const_desc *consts;
+    uint32_t n_consts;
+} evgen_enum_desc;
+
+typedef struct evgen_member_desc {
+    const char *name;
+    uint8_t kind;        /* evgen_wire_kind, a fixed-size scalar */
+    int16_t enum_index;  /* into the manifest's enums, or -1 */
+    uint32_t offset;     /* as the C compiler lays out the struct on this target */
+} evgen_member_desc;
+
+typedef struct evgen_struct_desc {
+    uint32_t size; /* sizeof(evgen_struct_desc) */
+    const char *name;
+    uint32_t stride; /* sizeof the C struct, padding included */
+    const evgen_member_desc *members;
+    uint32_t n_members;
+} evgen_struct_desc;
+
+#define EVGEN_FIELD_ARRAY 0x1u
+
+typedef struct evgen_field_desc {
+    const char *name;
+    uint8_t kind;         /* evgen_wire_kind; for an array, of the element */
+    uint8_t flags;        /* EVGEN_FIELD_ARRAY */
+    int16_t enum_index;   /* into the manifest's enums, or -1 */
+    int16_t struct_index; /* into the manifest's structs when kind is STRUCT, or -1 */
+    int16_t count_field;  /* arrays: index of the count field in this version, else -1 */
+} evgen_field_desc;
+
+#define EVGEN_VERSION_LEGACY 0x1u
+#define EVGEN_VERSION_VARIABLE 0x2u
+
+typedef struct evgen_version_desc {
+    uint32_t size; /* sizeof(evgen_version_desc) */
+    uint16_t version;
+    uint16_t flags;      /* EVGEN_VERSION_LEGACY, EVGEN_VERSION_VARIABLE */
+    uint32_t fixed_size; /* payload bytes when not variable, with this target's pointers */
+    const evgen_field_desc *fields;
+    uint32_t n_fields;
+} evgen_version_desc;
+
+typedef struct evgen_event_desc {
+    uint32_t size; /* sizeof(evgen_event_desc) */
+    const char *name;
+    uint32_t provider; /* index into the manifest's providers */
+    uint32_t id;
+    uint8_t level;
+    uint64_t keywords;
+    const evgen_version_desc *versions; /* first_version .. latest, in order */
+    uint32_t n_versions;
+    uint32_t type_offset; /* this event's first version's number among the manifest's types */
+} evgen_event_desc;
+
+typedef struct evgen_manifest_desc {
+    uint32_t size; /* sizeof(evgen_manifest_desc) */
+    uint32_t abi;  /* EVGEN_RUNTIME_ABI */
+    const char *name;     /* e.g. "gcevents" */
+    const char *const *providers;
+    uint32_t n_providers;
+    const evgen_event_desc *events;
+    uint32_t n_events;
+    uint32_t n_types; /* versions of all events: the manifest's trace types */
+    const evgen_enum_desc *enums;
+    uint32_t n_enums;
+    const evgen_struct_desc *structs;
+    uint32_t n_structs;
+    /* One byte per event: non-zero while a session records it. EventEnabled<Event>() reads it. */
+    volatile uint8_t *enabled;
+    /* runtime: the trace type number of this manifest's first type (process-wide numbering),
+     * and the registration chain. */
+    uint32_t type_base;
+    struct evgen_manifest_desc *next;
+} evgen_manifest_desc;
+
+/* Registers a manifest with the runtime (generated code does it from a constructor). Idempotent.
+ * A session open at the time records the manifest's metadata at once. Thread-safe. */
+void evgen_register_manifest(evgen_manifest_desc *manifest);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVGEN_RUNTIME_DESC_H */
