@@ -5,7 +5,9 @@
  * code registers itself) are recorded while their provider is enabled at their level and
  * keywords. Emitting is lock-free and allocation-free on the calling thread: each thread fills
  * a buffer of its own, and a writer thread frames full buffers as blocks and writes them.
- * Thread safety: every function here may be called from any thread. */
+ * Thread safety: every function here may be called from any thread, but not from a signal
+ * handler, and flush/close not from an event callback (they fail with EDEADLK there; events
+ * emitted by a callback are not recorded). */
 #ifndef EVGEN_RUNTIME_H
 #define EVGEN_RUNTIME_H
 
@@ -23,19 +25,23 @@ typedef struct evgen_session evgen_session;
 /* What an emitting thread does when it needs a fresh buffer and none is free. */
 typedef enum evgen_when_full {
     EVGEN_WHEN_FULL_WAIT = 0, /* block until the writer frees one: nothing is lost */
-    EVGEN_WHEN_FULL_DROP = 1  /* drop the event and count it: the emitter never blocks */
+    EVGEN_WHEN_FULL_DROP = 1  /* drop the event and count it: the emitter never waits for the
+                               * writer (it may take the runtime's lock for a moment) */
 } evgen_when_full;
 
 typedef enum evgen_clock_kind {
     EVGEN_CLOCK_MONOTONIC = 1, /* CLOCK_MONOTONIC, nanoseconds */
-    EVGEN_CLOCK_TSC = 2        /* the CPU's time-stamp counter, frequency calibrated at open (x86-64) */
+    EVGEN_CLOCK_TSC = 2        /* the CPU's time-stamp counter, frequency calibrated at open (~20 ms);
+                                * x86-64 with an invariant TSC only, else open fails with EINVAL */
 } evgen_clock_kind;
 
 typedef struct evgen_session_options {
     uint32_t size;            /* sizeof(evgen_session_options); set by evgen_session_options_init */
     uint32_t buffer_size;     /* bytes per thread buffer; default 65536 */
     uint32_t buffer_count;    /* buffers shared by all threads; default 64 */
-    uint32_t max_payload;     /* larger payloads are refused and counted; default 65536 (ETW's limit) */
+    uint32_t max_payload;     /* larger payloads are refused and counted; default 65516, so that a
+                               * record, header included, fits ETW's 64 KiB. buffer_size must be at
+                               * least 4096 and max_payload + EVGEN_MAX_RECORD_HEADER */
     evgen_when_full when_full; /* default EVGEN_WHEN_FULL_WAIT */
     evgen_clock_kind clock;   /* default EVGEN_CLOCK_MONOTONIC */
 } evgen_session_options;
@@ -84,7 +90,8 @@ typedef struct evgen_event_record {
 typedef void (*evgen_event_callback)(const evgen_event_record *record, void *context);
 
 /* Opens a session that calls `callback` for every event, on the writer thread, in each
- * thread's order, a buffer at a time. */
+ * thread's order, a buffer at a time. When flush or close returns, every event before it has
+ * been delivered. */
 evgen_session *evgen_session_open_callback(evgen_event_callback callback, void *context,
                                            const evgen_session_options *options);
 
@@ -93,17 +100,22 @@ evgen_session *evgen_session_open_callback(evgen_event_callback callback, void *
  * and whose keywords intersect `keywords` (events with no keyword always match). Returns 0, or
  * -1 with errno = ENOENT if no registered event has that provider. */
 int evgen_session_enable(evgen_session *session, const char *provider, uint8_t level, uint64_t keywords);
-/* Stops recording `provider` (NULL: all). */
+/* Stops recording `provider` (NULL: all). Returns 0, or -1 with errno = ENOENT as above.
+ * The last enable or disable naming a provider (or NULL) decides for it, also for manifests
+ * registered later in the session. */
 int evgen_session_disable(evgen_session *session, const char *provider);
 
 /* Writes every thread's buffered events now (the calling thread's, idle threads', all) and
- * waits until the sink has them. Returns 0, or -1 with errno if the sink failed. */
+ * waits until the sink has them (for a file: write(2) returned; no fsync). Returns 0, or -1
+ * with errno if the sink failed (the first error, reported by every later flush and close), or
+ * EINVAL if the session was closed meanwhile by another thread. */
 int evgen_session_flush(evgen_session *session);
 
 /* Disables every event, writes what is buffered and the end block, and frees the session.
  * `totals` (may be NULL) receives the counts; free them with evgen_session_totals_free. For a
- * memory session, `*memory`/`*memory_size` (may be NULL) receive the trace (free() it).
- * Returns 0, or -1 with errno if writing failed. */
+ * memory session, `*memory`/`*memory_size` (may be NULL) receive the trace (free() it), also
+ * when close fails, unless memory ran out. Returns 0, or -1 with errno if writing failed; the
+ * session is freed either way. */
 int evgen_session_close(evgen_session *session, evgen_session_totals *totals, uint8_t **memory,
                         size_t *memory_size);
 

@@ -1,0 +1,982 @@
+/* test_runtime_session.c — libevgen-runtime sessions, checked through the tests' own trace
+ * parser: options, file header, metadata, records byte for byte, the three sinks, enablement,
+ * too-big payloads, threads that exit or idle, late registration, errors, fork. */
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "evgen/runtime.h"
+#include "rt_helpers.h"
+#include "test_manifest.h"
+#include "trace_parse.h"
+
+/* ---- the emit script every sink records, and its expected records, built by hand ---- */
+
+enum { SCRIPT_TICKS = 100 };
+
+typedef struct expected {
+    uint32_t type; /* within testevents */
+    rt_vec payload;
+} expected;
+
+static const uint16_t script_text[] = {'h', 'i', 0x263A, 0};
+static const uint32_t script_values[] = {1, 2, 0xDEADBEEF};
+
+static void script_spans(test_span spans[2])
+{
+    memset(spans, 0, 2 * sizeof *spans); /* the padding is part of the payload */
+    spans[0].start = 100;
+    spans[0].len = 5;
+    spans[1].start = 200;
+    spans[1].len = 6;
+}
+
+static void emit_script(void)
+{
+    uint64_t v[10];
+    for (int i = 0; i < 10; i++)
+        v[i] = 0x0102030405060708ull * (uint64_t)(i + 1);
+    const uint32_t c[3] = {11, 22, 33};
+    test_span spans[2];
+    script_spans(spans);
+    assert_int_equal(fire_heapstats_v2(v, c, 7, 0xAAAA, 0xBBBB), EVGEN_EMIT_OK);
+    assert_int_equal(fire_message(1, script_text, 3, script_values, 2, spans), EVGEN_EMIT_OK);
+    assert_int_equal(fire_message(2, NULL, 0, NULL, 0, NULL), EVGEN_EMIT_OK);
+    for (uint64_t k = 0; k < SCRIPT_TICKS; k++)
+        assert_int_equal(fire_tick(0, k), EVGEN_EMIT_OK);
+    assert_int_equal(fire_marker(42, -5), EVGEN_EMIT_OK);
+}
+
+/* The script's records as the format lays them out: fields in order, packed, little-endian. */
+static size_t script_expected(expected *out)
+{
+    size_t n = 0;
+    expected *e = &out[n++];
+    memset(e, 0, sizeof *e);
+    e->type = 1;
+    for (int i = 0; i < 10; i++)
+        rt_vec_le(&e->payload, 0x0102030405060708ull * (uint64_t)(i + 1), 8);
+    rt_vec_le(&e->payload, 11, 4);
+    rt_vec_le(&e->payload, 22, 4);
+    rt_vec_le(&e->payload, 33, 4);
+    rt_vec_le(&e->payload, 7, 2);
+    rt_vec_le(&e->payload, 0xAAAA, 8);
+    rt_vec_le(&e->payload, 0xBBBB, 8);
+
+    e = &out[n++];
+    memset(e, 0, sizeof *e);
+    e->type = 2;
+    rt_vec_le(&e->payload, 1, 4);
+    static const uint8_t text[] = {'h', 0, 'i', 0, 0x3A, 0x26, 0, 0};
+    rt_vec_raw(&e->payload, text, sizeof text);
+    rt_vec_le(&e->payload, 3, 2);
+    rt_vec_le(&e->payload, 1, 4);
+    rt_vec_le(&e->payload, 2, 4);
+    rt_vec_le(&e->payload, 0xDEADBEEF, 4);
+    rt_vec_le(&e->payload, 2, 2);
+    rt_vec_le(&e->payload, 100, 8);
+    rt_vec_le(&e->payload, 5, 4);
+    rt_vec_le(&e->payload, 0, 4);
+    rt_vec_le(&e->payload, 200, 8);
+    rt_vec_le(&e->payload, 6, 4);
+    rt_vec_le(&e->payload, 0, 4);
+
+    e = &out[n++];
+    memset(e, 0, sizeof *e);
+    e->type = 2;
+    rt_vec_le(&e->payload, 2, 4);
+    rt_vec_le(&e->payload, 0, 2); /* NULL text: the empty string */
+    rt_vec_le(&e->payload, 0, 2);
+    rt_vec_le(&e->payload, 0, 2);
+
+    for (uint64_t k = 0; k < SCRIPT_TICKS; k++) {
+        e = &out[n++];
+        memset(e, 0, sizeof *e);
+        e->type = 3;
+        rt_vec_le(&e->payload, 0, 4);
+        rt_vec_le(&e->payload, k, 8);
+    }
+
+    e = &out[n++];
+    memset(e, 0, sizeof *e);
+    e->type = 4;
+    rt_vec_le(&e->payload, 42, 8);
+    rt_vec_le(&e->payload, (uint32_t)-5, 4);
+    return n;
+}
+
+#define SCRIPT_RECORDS (SCRIPT_TICKS + 4)
+
+static void check_script_records(const tp_record *r, size_t n, uint64_t tid, uint64_t start_ticks)
+{
+    static expected want[SCRIPT_RECORDS];
+    size_t n_want = script_expected(want);
+    assert_int_equal(n, n_want);
+    uint64_t prev = start_ticks;
+    for (size_t i = 0; i < n; i++) {
+        assert_int_equal(r[i].type, testevents_manifest.type_base + want[i].type);
+        assert_int_equal(r[i].size, want[i].payload.len);
+        assert_memory_equal(r[i].payload, want[i].payload.data, want[i].payload.len);
+        assert_int_equal(r[i].thread_id, tid);
+        assert_true(r[i].ticks >= prev); /* one thread's records: never backwards */
+        prev = r[i].ticks;
+    }
+}
+
+static const tp_manifest *find_manifest(const tp_trace *t, const char *name)
+{
+    for (size_t i = 0; i < t->n_manifests; i++)
+        if (strcmp(t->manifests[i].name, name) == 0)
+            return &t->manifests[i];
+    return NULL;
+}
+
+/* ---- tests ---- */
+
+static void test_runtime_options(void **state)
+{
+    (void)state;
+    evgen_session_options o;
+    evgen_session_options_init(&o);
+    assert_int_equal(o.size, sizeof o);
+    assert_int_equal(o.buffer_size, 65536);
+    assert_int_equal(o.buffer_count, 64);
+    assert_int_equal(o.max_payload, 65536 - EVGEN_MAX_RECORD_HEADER);
+    assert_int_equal(o.when_full, EVGEN_WHEN_FULL_WAIT);
+    assert_int_equal(o.clock, EVGEN_CLOCK_MONOTONIC);
+
+    struct {
+        uint32_t buffer_size, buffer_count, max_payload, when_full, clock, size;
+    } bad[] = {
+        {4095, 4, 100, 0, 1, sizeof o},                                 /* buffer under 4096 */
+        {4096, 4, 4096 - EVGEN_MAX_RECORD_HEADER + 1, 0, 1, sizeof o},  /* no room for the header */
+        {65536, 4, 65536, 0, 1, sizeof o},                              /* likewise */
+        {4096, 0, 100, 0, 1, sizeof o},                                 /* no buffer */
+        {4096, 4, 100, 7, 1, sizeof o},                                 /* unknown policy */
+        {4096, 4, 100, 0, 9, sizeof o},                                 /* unknown clock */
+        {4096, 4, 100, 0, 1, 0},                                        /* options_init not called */
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        evgen_session_options_init(&o);
+        o.buffer_size = bad[i].buffer_size;
+        o.buffer_count = bad[i].buffer_count;
+        o.max_payload = bad[i].max_payload;
+        o.when_full = (evgen_when_full)bad[i].when_full;
+        o.clock = (evgen_clock_kind)bad[i].clock;
+        o.size = bad[i].size;
+        errno = 0;
+        assert_null(evgen_session_open_memory(&o));
+        assert_int_equal(errno, EINVAL);
+    }
+    evgen_session_options_init(&o);
+    o.buffer_size = 4096;
+    o.max_payload = 4096 - EVGEN_MAX_RECORD_HEADER; /* exactly enough */
+    evgen_session *s = evgen_session_open_memory(&o);
+    assert_non_null(s);
+
+    /* One session at a time, whatever the sink. */
+    errno = 0;
+    assert_null(evgen_session_open_memory(NULL));
+    assert_int_equal(errno, EBUSY);
+    char *path = rt_path("busy.evtrace");
+    errno = 0;
+    assert_null(evgen_session_open_file(path, NULL));
+    assert_int_equal(errno, EBUSY);
+    assert_int_not_equal(access(path, F_OK), 0); /* refused before creating the file */
+    assert_int_equal(evgen_session_close(s, NULL, NULL, NULL), 0);
+
+    errno = 0;
+    assert_null(evgen_session_open_file("/nonexistent-dir/x.evtrace", NULL));
+    assert_int_equal(errno, ENOENT);
+    errno = 0;
+    assert_null(evgen_session_open_callback(NULL, NULL, NULL));
+    assert_int_equal(errno, EINVAL);
+    /* A failed open leaves nothing behind: the next open works. */
+    s = evgen_session_open_file(path, NULL);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_close(s, NULL, NULL, NULL), 0);
+    rt_path_free(path);
+}
+
+static void test_runtime_header_and_metadata(void **state)
+{
+    (void)state;
+    char *path = rt_path("meta.evtrace");
+    struct timespec before, after;
+    clock_gettime(CLOCK_REALTIME, &before);
+    evgen_session *s = evgen_session_open_file(path, NULL);
+    assert_non_null(s);
+    clock_gettime(CLOCK_REALTIME, &after);
+    evgen_session_totals totals;
+    assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+
+    tp_trace t;
+    int rc;
+    uint8_t *data = rt_parse_file(path, &t, NULL, &rc);
+    assert_int_equal(rc, 0);
+    assert_int_equal(t.format_version, 1);
+    assert_int_equal(t.header_size, 48);
+    assert_int_equal(t.pointer_size, sizeof(void *));
+    assert_int_equal(t.clock_kind, EVGEN_CLOCK_MONOTONIC);
+    assert_int_equal(t.clock_frequency, 1000000000u);
+    assert_int_equal(t.process_id, (uint32_t)getpid());
+    uint64_t lo = (uint64_t)before.tv_sec * 1000000000u + (uint64_t)before.tv_nsec;
+    uint64_t hi = (uint64_t)after.tv_sec * 1000000000u + (uint64_t)after.tv_nsec;
+    assert_true(t.start_unix_ns >= lo && t.start_unix_ns <= hi);
+    assert_true(t.start_ticks > 0 && t.start_ticks <= evgen_clock_monotonic());
+    assert_false(t.torn);
+
+    const tp_manifest *m = find_manifest(&t, "testevents");
+    assert_non_null(m);
+    assert_true(rt_metadata_matches(m, &testevents_manifest, t.pointer_size));
+    assert_int_equal(t.n_blocks[1], t.n_manifests);
+    assert_int_equal(t.n_blocks[2], 0);
+    assert_int_equal(t.n_blocks[3], 1);
+    assert_true(t.has_end);
+    assert_int_equal(t.n_end_threads, 0);
+    assert_int_equal(t.end_written + t.end_dropped + t.end_too_big, 0);
+    /* bytes: everything produced, header included. */
+    size_t size;
+    free(tp_read_file(path, &size));
+    assert_int_equal(totals.bytes, size);
+    assert_int_equal(totals.n_threads, 0);
+    evgen_session_totals_free(&totals);
+    tp_free(&t);
+    free(data);
+    rt_path_free(path);
+}
+
+static void test_runtime_records_round_trip(void **state)
+{
+    (void)state;
+    char *path = rt_path("records.evtrace");
+    evgen_session *s = evgen_session_open_file(path, NULL);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    emit_script();
+    evgen_session_totals totals;
+    assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+    /* After close every event is disabled again. */
+    assert_int_equal(fire_tick(0, 0), EVGEN_EMIT_DISABLED);
+
+    tp_trace t;
+    tp_records recs = {0};
+    int rc;
+    uint8_t *data = rt_parse_file(path, &t, &recs, &rc);
+    assert_int_equal(rc, 0);
+    check_script_records(recs.items, recs.n, rt_gettid(), t.start_ticks);
+    assert_int_equal(totals.written, SCRIPT_RECORDS);
+    assert_int_equal(totals.dropped + totals.too_big, 0);
+    assert_int_equal(totals.n_threads, 1);
+    assert_int_equal(totals.threads[0].thread_id, rt_gettid());
+    assert_int_equal(totals.threads[0].written, SCRIPT_RECORDS);
+    assert_true(t.has_end);
+    assert_int_equal(t.n_end_threads, 1);
+    assert_int_equal(t.end_threads[0].thread_id, rt_gettid());
+    assert_int_equal(t.end_threads[0].written, SCRIPT_RECORDS);
+    assert_int_equal(t.end_written, SCRIPT_RECORDS);
+    evgen_session_totals_free(&totals);
+    tp_records_free(&recs);
+    tp_free(&t);
+    free(data);
+    rt_path_free(path);
+}
+
+/* What a listener received, copied. */
+typedef struct heard {
+    tp_record *items;
+    uint8_t **payloads;
+    size_t n, cap;
+    uint64_t last_ns;
+    int bad;
+} heard;
+
+static void listen(const evgen_event_record *r, void *context)
+{
+    heard *h = context;
+    if (h->n == h->cap) {
+        h->cap = h->cap ? 2 * h->cap : 64;
+        h->items = realloc(h->items, h->cap * sizeof *h->items);
+        h->payloads = realloc(h->payloads, h->cap * sizeof *h->payloads);
+    }
+    const evgen_event_desc *e = r->event;
+    uint32_t version_index = (uint32_t)(r->version - e->versions);
+    uint8_t *copy = malloc(r->size + 1);
+    memcpy(copy, r->payload, r->size);
+    h->payloads[h->n] = copy;
+    h->items[h->n] = (tp_record){r->thread_id, 0, r->manifest->type_base + e->type_offset + version_index,
+                                 r->timestamp_ns, copy, r->size};
+    if (r->timestamp_ns < h->last_ns || strcmp(r->provider, r->manifest->providers[e->provider]) != 0)
+        h->bad = 1;
+    if (!(r->version->flags & EVGEN_VERSION_VARIABLE) && r->size != r->version->fixed_size)
+        h->bad = 1;
+    h->last_ns = r->timestamp_ns;
+    h->n++;
+}
+
+static void test_runtime_sinks_agree(void **state)
+{
+    (void)state;
+    /* File. */
+    char *path = rt_path("sinks.evtrace");
+    evgen_session *s = evgen_session_open_file(path, NULL);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    emit_script();
+    assert_int_equal(evgen_session_close(s, NULL, NULL, NULL), 0);
+    tp_trace tf;
+    tp_records rf = {0};
+    int rc;
+    uint8_t *file = rt_parse_file(path, &tf, &rf, &rc);
+    assert_int_equal(rc, 0);
+
+    /* Memory. */
+    s = evgen_session_open_memory(NULL);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    emit_script();
+    uint8_t *mem = NULL;
+    size_t mem_size = 0;
+    evgen_session_totals totals;
+    assert_int_equal(evgen_session_close(s, &totals, &mem, &mem_size), 0);
+    assert_non_null(mem);
+    assert_int_equal(totals.bytes, mem_size);
+    evgen_session_totals_free(&totals);
+    tp_trace tm;
+    tp_records rm = {0};
+    assert_int_equal(tp_parse(mem, mem_size, tp_collect, &rm, &tm), 0);
+    assert_true(tm.has_end);
+
+    /* Callback. */
+    heard h = {0};
+    s = evgen_session_open_callback(listen, &h, NULL);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    emit_script();
+    assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+    assert_int_equal(totals.written, SCRIPT_RECORDS);
+    evgen_session_totals_free(&totals);
+    assert_false(h.bad);
+
+    check_script_records(rf.items, rf.n, rt_gettid(), tf.start_ticks);
+    check_script_records(rm.items, rm.n, rt_gettid(), tm.start_ticks);
+    check_script_records(h.items, h.n, rt_gettid(), 0);
+    /* The same metadata in both traces. */
+    assert_int_equal(tf.n_manifests, tm.n_manifests);
+    assert_true(rt_metadata_matches(find_manifest(&tm, "testevents"), &testevents_manifest, tm.pointer_size));
+
+    for (size_t i = 0; i < h.n; i++)
+        free(h.payloads[i]);
+    free(h.payloads);
+    free(h.items);
+    tp_records_free(&rm);
+    tp_free(&tm);
+    free(mem);
+    tp_records_free(&rf);
+    tp_free(&tf);
+    free(file);
+    rt_path_free(path);
+}
+
+static void expect_enabled(int heapstats, int message, int tick, int marker)
+{
+    assert_int_equal(testevents_enabled[0] != 0, heapstats);
+    assert_int_equal(testevents_enabled[1] != 0, message);
+    assert_int_equal(testevents_enabled[2] != 0, tick);
+    assert_int_equal(testevents_enabled[3] != 0, marker);
+    assert_int_equal(fire_tick(9, 0), tick ? EVGEN_EMIT_OK : EVGEN_EMIT_DISABLED);
+    assert_int_equal(fire_marker(0, 0), marker ? EVGEN_EMIT_OK : EVGEN_EMIT_DISABLED);
+}
+
+static void test_runtime_enable_disable(void **state)
+{
+    (void)state;
+    evgen_session *s = evgen_session_open_memory(NULL);
+    assert_non_null(s);
+    expect_enabled(0, 0, 0, 0); /* nothing until enabled */
+
+    /* HeapStats: level 4, keywords 0x1. Message: 5, 0x2. Tick: 4, 0x4. Marker (Other): 0, none. */
+    assert_int_equal(evgen_session_enable(s, "Test-Provider", 4, 0x1), 0);
+    expect_enabled(1, 0, 0, 0);
+    assert_int_equal(evgen_session_enable(s, "Test-Provider", 5, 0x6), 0); /* replaces the rule */
+    expect_enabled(0, 1, 1, 0);
+    assert_int_equal(evgen_session_enable(s, "Test-Provider", 4, 0x6), 0); /* Message is level 5 */
+    expect_enabled(0, 0, 1, 0);
+    assert_int_equal(evgen_session_enable(s, "Other-Provider", 0, 0), 0); /* LogAlways, no keyword */
+    expect_enabled(0, 0, 1, 1);
+    assert_int_equal(evgen_session_disable(s, "Test-Provider"), 0);
+    expect_enabled(0, 0, 0, 1);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    expect_enabled(1, 1, 1, 1);
+    assert_int_equal(evgen_session_disable(s, "Other-Provider"), 0); /* later and more specific */
+    expect_enabled(1, 1, 1, 0);
+    assert_int_equal(evgen_session_enable(s, NULL, 0, 0), 0); /* level 0: only LogAlways events */
+    expect_enabled(0, 0, 0, 1);
+    assert_int_equal(evgen_session_enable(s, NULL, 4, 0), 0); /* keyword 0: only keyword-less events */
+    expect_enabled(0, 0, 0, 1);
+    assert_int_equal(evgen_session_enable(s, NULL, 4, 0x5), 0);
+    expect_enabled(1, 0, 1, 1);
+
+    errno = 0;
+    assert_int_equal(evgen_session_enable(s, "No-Such-Provider", 5, ~0ull), -1);
+    assert_int_equal(errno, ENOENT);
+    expect_enabled(1, 0, 1, 1); /* a refused call changes nothing */
+    errno = 0;
+    assert_int_equal(evgen_session_disable(s, "No-Such-Provider"), -1);
+    assert_int_equal(errno, ENOENT);
+    assert_int_equal(evgen_session_disable(s, NULL), 0);
+    expect_enabled(0, 0, 0, 0);
+
+    uint8_t *mem;
+    size_t size;
+    evgen_session_totals totals;
+    assert_int_equal(evgen_session_close(s, &totals, &mem, &size), 0);
+    /* Exactly the emits that returned OK were recorded. */
+    tp_trace t;
+    tp_records recs = {0};
+    assert_int_equal(tp_parse(mem, size, tp_collect, &recs, &t), 0);
+    size_t ticks = 0, markers = 0;
+    for (size_t i = 0; i < recs.n; i++) {
+        ticks += recs.items[i].type == testevents_manifest.type_base + 3;
+        markers += recs.items[i].type == testevents_manifest.type_base + 4;
+    }
+    assert_int_equal(ticks, 7);
+    assert_int_equal(markers, 7);
+    assert_int_equal(recs.n, totals.written);
+    evgen_session_totals_free(&totals);
+    tp_records_free(&recs);
+    tp_free(&t);
+    free(mem);
+    errno = 0;
+    assert_int_equal(evgen_session_enable(NULL, NULL, 1, 1), -1);
+    assert_int_equal(errno, EINVAL);
+}
+
+static void test_runtime_too_big(void **state)
+{
+    (void)state;
+    evgen_session_options o = rt_options(4096, 4, 100, EVGEN_WHEN_FULL_WAIT);
+    evgen_session *s = evgen_session_open_memory(&o);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    uint64_t v[10] = {0};
+    uint32_t c[3] = {0};
+    uint16_t long_text[60];
+    for (int i = 0; i < 59; i++)
+        long_text[i] = 'a';
+    long_text[59] = 0; /* 120 bytes of text: the payload is over 100 */
+    for (int round = 0; round < 3; round++) {
+        assert_int_equal(fire_heapstats_v2(v, c, 0, 0, 0), EVGEN_EMIT_TOO_BIG); /* 110 > 100 */
+        assert_int_equal(fire_message(7, long_text, 0, NULL, 0, NULL), EVGEN_EMIT_TOO_BIG);
+        assert_int_equal(fire_message(8, NULL, 0, NULL, 0, NULL), EVGEN_EMIT_OK);
+        assert_int_equal(fire_tick(0, (uint64_t)round), EVGEN_EMIT_OK);
+    }
+    uint8_t *mem;
+    size_t size;
+    evgen_session_totals totals;
+    assert_int_equal(evgen_session_close(s, &totals, &mem, &size), 0);
+    assert_int_equal(totals.written, 6);
+    assert_int_equal(totals.too_big, 6);
+    assert_int_equal(totals.dropped, 0);
+    assert_int_equal(totals.n_threads, 1);
+    assert_int_equal(totals.threads[0].too_big, 6);
+
+    tp_trace t;
+    tp_records recs = {0};
+    assert_int_equal(tp_parse(mem, size, tp_collect, &recs, &t), 0);
+    assert_int_equal(recs.n, 6);
+    for (size_t i = 0; i < recs.n; i++)
+        assert_true(recs.items[i].type != testevents_manifest.type_base + 1 && recs.items[i].size < 100);
+    assert_int_equal(t.end_too_big, 6);
+    assert_int_equal(t.end_threads[0].too_big, 6);
+    assert_int_equal(t.end_written, 6);
+    evgen_session_totals_free(&totals);
+    tp_records_free(&recs);
+    tp_free(&t);
+    free(mem);
+}
+
+/* ---- threads that exit, threads that idle ---- */
+
+typedef struct idler {
+    pthread_mutex_t lock;
+    pthread_cond_t cv;
+    int emitted, release;
+    uint64_t tid;
+    unsigned count;
+} idler;
+
+static void *exit_after_emitting(void *arg)
+{
+    idler *w = arg;
+    w->tid = rt_gettid();
+    for (unsigned k = 0; k < w->count; k++)
+        if (fire_tick(1, k) != EVGEN_EMIT_OK)
+            return (void *)1;
+    return NULL;
+}
+
+static void test_runtime_thread_exit_writes(void **state)
+{
+    (void)state;
+    char *path = rt_path("exit.evtrace");
+    evgen_session *s = evgen_session_open_file(path, NULL);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    idler w = {.count = 1000};
+    pthread_t th;
+    void *ret;
+    assert_int_equal(pthread_create(&th, NULL, exit_after_emitting, &w), 0);
+    assert_int_equal(pthread_join(th, &ret), 0);
+    assert_null(ret);
+    /* The thread's state is gone: only its exit can have handed its buffer over. */
+    evgen_session_totals totals;
+    assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+    assert_int_equal(totals.n_threads, 1);
+    assert_int_equal(totals.threads[0].thread_id, w.tid);
+    assert_int_equal(totals.threads[0].written, 1000);
+
+    tp_trace t;
+    tp_records recs = {0};
+    int rc;
+    uint8_t *data = rt_parse_file(path, &t, &recs, &rc);
+    assert_int_equal(rc, 0);
+    assert_int_equal(recs.n, 1000);
+    for (size_t i = 0; i < recs.n; i++) {
+        assert_int_equal(recs.items[i].thread_id, w.tid);
+        uint64_t seq;
+        memcpy(&seq, recs.items[i].payload + 4, 8);
+        assert_int_equal(seq, i);
+    }
+    assert_int_equal(t.end_threads[0].written, 1000);
+    evgen_session_totals_free(&totals);
+    tp_records_free(&recs);
+    tp_free(&t);
+    free(data);
+    rt_path_free(path);
+}
+
+static void *emit_then_idle(void *arg)
+{
+    idler *w = arg;
+    w->tid = rt_gettid();
+    for (unsigned k = 0; k < w->count; k++)
+        fire_tick(2, k);
+    pthread_mutex_lock(&w->lock);
+    w->emitted = 1;
+    pthread_cond_broadcast(&w->cv);
+    while (!w->release)
+        pthread_cond_wait(&w->cv, &w->lock);
+    pthread_mutex_unlock(&w->lock);
+    /* Emits again after the flush took its buffer: it gets a fresh one. */
+    fire_tick(2, w->count);
+    return NULL;
+}
+
+static size_t count_thread(const tp_records *recs, uint64_t tid)
+{
+    size_t n = 0;
+    for (size_t i = 0; i < recs->n; i++)
+        n += recs->items[i].thread_id == tid;
+    return n;
+}
+
+static void test_runtime_flush_idle_thread(void **state)
+{
+    (void)state;
+    char *path = rt_path("flush.evtrace");
+    evgen_session *s = evgen_session_open_file(path, NULL);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    idler w = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, 0, 0, 0, 10};
+    pthread_t th;
+    assert_int_equal(pthread_create(&th, NULL, emit_then_idle, &w), 0);
+    pthread_mutex_lock(&w.lock);
+    while (!w.emitted)
+        pthread_cond_wait(&w.cv, &w.lock);
+    pthread_mutex_unlock(&w.lock);
+    fire_marker(1, 0); /* the calling thread's buffer is flushed too */
+
+    assert_int_equal(evgen_session_flush(s), 0);
+    tp_trace t;
+    tp_records recs = {0};
+    int rc;
+    uint8_t *data = rt_parse_file(path, &t, &recs, &rc);
+    assert_int_equal(rc, 0);
+    assert_false(t.torn);
+    assert_false(t.has_end);
+    assert_int_equal(count_thread(&recs, w.tid), 10);
+    assert_int_equal(count_thread(&recs, rt_gettid()), 1);
+    tp_records_free(&recs);
+    tp_free(&t);
+    free(data);
+
+    pthread_mutex_lock(&w.lock);
+    w.release = 1;
+    pthread_cond_broadcast(&w.cv);
+    pthread_mutex_unlock(&w.lock);
+    pthread_join(th, NULL);
+    evgen_session_totals totals;
+    assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+    assert_int_equal(totals.written, 12);
+    data = rt_parse_file(path, &t, &recs, &rc);
+    assert_int_equal(rc, 0);
+    assert_int_equal(count_thread(&recs, w.tid), 11);
+    assert_int_equal(t.n_records, 12);
+    evgen_session_totals_free(&totals);
+    tp_records_free(&recs);
+    tp_free(&t);
+    free(data);
+    rt_path_free(path);
+}
+
+/* ---- registration while a session is open ---- */
+
+static void test_runtime_late_registration(void **state)
+{
+    (void)state;
+    char *path = rt_path("late.evtrace");
+    evgen_session *s = evgen_session_open_file(path, NULL);
+    assert_non_null(s);
+    errno = 0;
+    assert_int_equal(evgen_session_enable(s, "Late-Provider", 5, ~0ull), -1); /* not registered yet */
+    assert_int_equal(errno, ENOENT);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    assert_int_equal(fire_tick(0, 1), EVGEN_EMIT_OK);
+    assert_int_equal(fire_late(1, NULL), EVGEN_EMIT_DISABLED);
+
+    evgen_register_manifest(&lateevents_manifest);
+    uint32_t base = lateevents_manifest.type_base;
+    assert_int_equal(base, testevents_manifest.type_base + testevents_manifest.n_types);
+    evgen_register_manifest(&lateevents_manifest); /* idempotent */
+    evgen_register_manifest(&testevents_manifest);
+    assert_int_equal(lateevents_manifest.type_base, base);
+    assert_null(lateevents_manifest.next);
+    assert_int_not_equal(lateevents_enabled[0], 0); /* the session's rules apply to it */
+    int where;
+    assert_int_equal(fire_late(77, &where), EVGEN_EMIT_OK);
+    assert_int_equal(evgen_session_enable(s, "Late-Provider", 3, ~0ull), 0); /* Late is level 4 */
+    assert_int_equal(fire_late(78, &where), EVGEN_EMIT_DISABLED);
+    assert_int_equal(evgen_session_close(s, NULL, NULL, NULL), 0);
+
+    tp_trace t;
+    tp_records recs = {0};
+    int rc;
+    uint8_t *data = rt_parse_file(path, &t, &recs, &rc);
+    assert_int_equal(rc, 0);
+    assert_int_equal(t.n_manifests, 2);
+    assert_string_equal(t.manifests[1].name, "lateevents");
+    assert_true(rt_metadata_matches(&t.manifests[1], &lateevents_manifest, t.pointer_size));
+    assert_int_equal(recs.n, 2);
+    assert_int_equal(recs.items[1].type, base);
+    rt_vec want = {.len = 0};
+    rt_vec_le(&want, 77, 8);
+    rt_vec_le(&want, (uint64_t)(uintptr_t)&where, (int)sizeof(void *));
+    assert_int_equal(recs.items[1].size, want.len);
+    assert_memory_equal(recs.items[1].payload, want.data, want.len);
+    tp_records_free(&recs);
+    tp_free(&t);
+    free(data);
+
+    /* The next session describes both manifests from the start. */
+    s = evgen_session_open_memory(NULL);
+    assert_non_null(s);
+    uint8_t *mem;
+    size_t size;
+    assert_int_equal(evgen_session_close(s, NULL, &mem, &size), 0);
+    assert_int_equal(tp_parse(mem, size, NULL, NULL, &t), 0);
+    assert_int_equal(t.n_manifests, 2);
+    assert_true(rt_metadata_matches(&t.manifests[0], &testevents_manifest, t.pointer_size));
+    assert_true(rt_metadata_matches(&t.manifests[1], &lateevents_manifest, t.pointer_size));
+    tp_free(&t);
+    free(mem);
+    rt_path_free(path);
+}
+
+/* ---- clocks ---- */
+
+static void test_runtime_tsc_clock(void **state)
+{
+    (void)state;
+    evgen_session_options o;
+    evgen_session_options_init(&o);
+    o.clock = EVGEN_CLOCK_TSC;
+    errno = 0;
+    evgen_session *s = evgen_session_open_memory(&o);
+    if (!s) {
+        /* No invariant TSC here (or not x86-64): refused, as documented. */
+        assert_int_equal(errno, EINVAL);
+        skip();
+    }
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    for (uint64_t k = 0; k < 1000; k++)
+        assert_int_equal(fire_tick(0, k), EVGEN_EMIT_OK);
+    uint8_t *mem;
+    size_t size;
+    assert_int_equal(evgen_session_close(s, NULL, &mem, &size), 0);
+    tp_trace t;
+    tp_records recs = {0};
+    assert_int_equal(tp_parse(mem, size, tp_collect, &recs, &t), 0);
+    assert_int_equal(t.clock_kind, EVGEN_CLOCK_TSC);
+    assert_true(t.clock_frequency >= 100000000u); /* any TSC ticks faster than 100 MHz */
+    assert_int_equal(recs.n, 1000);
+    uint64_t prev = t.start_ticks;
+    for (size_t i = 0; i < recs.n; i++) {
+        assert_true(recs.items[i].ticks >= prev);
+        prev = recs.items[i].ticks;
+    }
+    tp_records_free(&recs);
+    tp_free(&t);
+    free(mem);
+}
+
+/* ---- the writer thread's own calls ---- */
+
+typedef struct reentry {
+    evgen_session *session;
+    int calls;
+    uint32_t emit_status;
+    int flush_rc, flush_errno;
+} reentry;
+
+static void reenter(const evgen_event_record *r, void *context)
+{
+    (void)r;
+    reentry *e = context;
+    if (e->calls++ == 0) {
+        e->emit_status = fire_tick(3, 0);
+        errno = 0;
+        e->flush_rc = evgen_session_flush(e->session);
+        e->flush_errno = errno;
+    }
+}
+
+static void test_runtime_callback_reentry(void **state)
+{
+    (void)state;
+    reentry e = {0};
+    evgen_session *s = evgen_session_open_callback(reenter, &e, NULL);
+    assert_non_null(s);
+    e.session = s;
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    assert_int_equal(fire_tick(0, 0), EVGEN_EMIT_OK);
+    assert_int_equal(evgen_session_flush(s), 0); /* the callback has run when flush returns */
+    assert_int_equal(e.calls, 1);
+    assert_int_equal(e.emit_status, EVGEN_EMIT_DISABLED); /* the writer never records */
+    assert_int_equal(e.flush_rc, -1);
+    assert_int_equal(e.flush_errno, EDEADLK);
+    evgen_session_totals totals;
+    assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+    assert_int_equal(totals.written, 1);
+    assert_int_equal(totals.n_threads, 1);
+    evgen_session_totals_free(&totals);
+}
+
+/* ---- sink errors, in a child whose file size is limited ---- */
+
+static void test_runtime_sink_error(void **state)
+{
+    (void)state;
+    char *path = rt_path("full.evtrace");
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        struct rlimit rl = {16384, 16384};
+        signal(SIGXFSZ, SIG_IGN);
+        if (setrlimit(RLIMIT_FSIZE, &rl) != 0)
+            _exit(10);
+        evgen_session_options o = rt_options(4096, 4, 1024, EVGEN_WHEN_FULL_WAIT);
+        evgen_session *s = evgen_session_open_file(path, &o);
+        if (!s)
+            _exit(11);
+        evgen_session_enable(s, NULL, 255, ~0ull);
+        for (uint64_t k = 0; k < 20000; k++) /* ~280 KB: the writer fails, emitters never hang */
+            if (fire_tick(0, k) != EVGEN_EMIT_OK)
+                _exit(12);
+        errno = 0;
+        if (evgen_session_flush(s) != -1 || errno != EFBIG)
+            _exit(13);
+        evgen_session_totals totals;
+        errno = 0;
+        if (evgen_session_close(s, &totals, NULL, NULL) != -1 || errno != EFBIG)
+            _exit(14);
+        if (totals.written != 20000 || totals.bytes > 16384)
+            _exit(15);
+        _exit(0);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    /* What was written before the limit is a valid, torn trace. */
+    tp_trace t;
+    int rc;
+    uint8_t *data = rt_parse_file(path, &t, NULL, &rc);
+    assert_int_equal(rc, 0);
+    assert_false(t.has_end);
+    tp_free(&t);
+    free(data);
+    rt_path_free(path);
+}
+
+/* ---- fork: the child does not inherit the parent's session ---- */
+
+static void test_runtime_fork_child(void **state)
+{
+    (void)state;
+    evgen_session *s = evgen_session_open_memory(NULL);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    assert_int_equal(fire_tick(0, 0), EVGEN_EMIT_OK);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        if (fire_tick(0, 1) != EVGEN_EMIT_DISABLED || testevents_enabled[2])
+            _exit(20);
+        evgen_session *c = evgen_session_open_memory(NULL); /* its own session works */
+        if (!c || evgen_session_enable(c, NULL, 255, ~0ull) != 0 || fire_tick(0, 2) != EVGEN_EMIT_OK)
+            _exit(21);
+        uint8_t *mem;
+        size_t size;
+        evgen_session_totals totals;
+        if (evgen_session_close(c, &totals, &mem, &size) != 0 || totals.written != 1 ||
+            totals.threads[0].thread_id != rt_gettid())
+            _exit(22);
+        tp_trace t;
+        if (tp_parse(mem, size, NULL, NULL, &t) != 0 || t.n_records != 1 || t.process_id != (uint32_t)getpid())
+            _exit(23);
+        _exit(0);
+    }
+    int status;
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(WIFEXITED(status));
+    assert_int_equal(WEXITSTATUS(status), 0);
+    assert_int_equal(fire_tick(0, 3), EVGEN_EMIT_OK);
+    evgen_session_totals totals;
+    assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+    assert_int_equal(totals.written, 2);
+    evgen_session_totals_free(&totals);
+}
+
+/* ---- descriptors the runtime must refuse ---- */
+
+static uint8_t bad_enabled[1];
+static const char *const bad_providers[] = {"Bad-Provider"};
+static const evgen_field_desc bad_fields[] = {{"Value", EVGEN_WIRE_U64, 0, -1, -1, -1}};
+static const evgen_version_desc bad_versions[] = {{sizeof(evgen_version_desc), 0, 0, 8, bad_fields, 1}};
+static const evgen_event_desc bad_events[] = {{sizeof(evgen_event_desc), "Bad", 0, 1, 4, 0, bad_versions, 1, 0}};
+static const evgen_event_desc bad_offset_events[] = {
+    {sizeof(evgen_event_desc), "Bad", 0, 1, 4, 0, bad_versions, 1, 1}}; /* type_offset should be 0 */
+
+static void test_runtime_invalid_manifest(void **state)
+{
+    (void)state;
+    evgen_manifest_desc stale_abi = {sizeof(evgen_manifest_desc), EVGEN_RUNTIME_ABI + 1, "stale", bad_providers, 1,
+                                     bad_events, 1, 1, NULL, 0, NULL, 0, bad_enabled, 0, NULL};
+    evgen_manifest_desc bad_types = {sizeof(evgen_manifest_desc), EVGEN_RUNTIME_ABI, "badtypes", bad_providers, 1,
+                                     bad_offset_events, 1, 1, NULL, 0, NULL, 0, bad_enabled, 0, NULL};
+    evgen_manifest_desc bad_count = {sizeof(evgen_manifest_desc), EVGEN_RUNTIME_ABI, "badcount", bad_providers, 1,
+                                     bad_events, 1, 2, NULL, 0, NULL, 0, bad_enabled, 0, NULL};
+    evgen_session *s = evgen_session_open_memory(NULL);
+    assert_non_null(s);
+    evgen_register_manifest(&stale_abi);
+    evgen_register_manifest(&bad_types);
+    evgen_register_manifest(&bad_count);
+    evgen_register_manifest(NULL);
+    assert_null(stale_abi.next);
+    errno = 0;
+    assert_int_equal(evgen_session_enable(s, "Bad-Provider", 255, ~0ull), -1);
+    assert_int_equal(errno, ENOENT);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    assert_int_equal(bad_enabled[0], 0);
+    uint8_t *mem;
+    size_t size;
+    assert_int_equal(evgen_session_close(s, NULL, &mem, &size), 0);
+    tp_trace t;
+    assert_int_equal(tp_parse(mem, size, NULL, NULL, &t), 0);
+    for (size_t i = 0; i < t.n_manifests; i++)
+        assert_string_not_equal(t.manifests[i].name, "stale");
+    tp_free(&t);
+    free(mem);
+}
+
+/* ---- flush on one thread while another closes ---- */
+
+typedef struct flusher {
+    evgen_session *session;
+    unsigned ok;
+    int last_errno;
+} flusher;
+
+static void *flush_until_closed(void *arg)
+{
+    flusher *f = arg;
+    while (evgen_session_flush(f->session) == 0)
+        f->ok++;
+    f->last_errno = errno;
+    return NULL;
+}
+
+static void test_runtime_flush_races_close(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 20; round++) {
+        evgen_session_options o = rt_options(4096, 4, 1024, EVGEN_WHEN_FULL_WAIT);
+        flusher f = {evgen_session_open_memory(&o), 0, 0};
+        assert_non_null(f.session);
+        assert_int_equal(evgen_session_enable(f.session, NULL, 255, ~0ull), 0);
+        pthread_t th;
+        assert_int_equal(pthread_create(&th, NULL, flush_until_closed, &f), 0);
+        for (uint64_t k = 0; k < 2000; k++)
+            assert_int_equal(fire_tick(0, k), EVGEN_EMIT_OK);
+        evgen_session_totals totals;
+        uint8_t *mem;
+        size_t size;
+        assert_int_equal(evgen_session_close(f.session, &totals, &mem, &size), 0);
+        pthread_join(th, NULL);
+        assert_int_equal(f.last_errno, EINVAL); /* the session was gone */
+        assert_int_equal(totals.written, 2000);
+        tp_trace t;
+        assert_int_equal(tp_parse(mem, size, NULL, NULL, &t), 0);
+        assert_int_equal(t.n_records, 2000);
+        assert_true(t.has_end);
+        tp_free(&t);
+        free(mem);
+        evgen_session_totals_free(&totals);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_runtime_options),
+        cmocka_unit_test(test_runtime_header_and_metadata),
+        cmocka_unit_test(test_runtime_records_round_trip),
+        cmocka_unit_test(test_runtime_sinks_agree),
+        cmocka_unit_test(test_runtime_enable_disable),
+        cmocka_unit_test(test_runtime_too_big),
+        cmocka_unit_test(test_runtime_thread_exit_writes),
+        cmocka_unit_test(test_runtime_flush_idle_thread),
+        cmocka_unit_test(test_runtime_tsc_clock),
+        cmocka_unit_test(test_runtime_callback_reentry),
+        cmocka_unit_test(test_runtime_sink_error),
+        cmocka_unit_test(test_runtime_fork_child),
+        cmocka_unit_test(test_runtime_invalid_manifest),
+        cmocka_unit_test(test_runtime_flush_races_close),
+        cmocka_unit_test(test_runtime_late_registration), /* last: registers a second manifest */
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
