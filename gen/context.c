@@ -232,7 +232,9 @@ static evgen_tvalue *size_expr(const evgen_version *ver)
         if (f->is_array || ver->slots[i].size == 0)
             evgen_sb_printf(&sb, " + evgen_size_%s", f->name);
     }
-    return evgen_tv_string(sb.data);
+    evgen_tvalue *v = evgen_tv_string(sb.data);
+    evgen_sb_free(&sb);
+    return v;
 }
 
 static evgen_tvalue *version_context(const evgen_model *model, const evgen_event *e, const evgen_version *ver,
