@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# main.sh — the main job: install what is missing, build, and run evgen on manifest/gcevents.h.
+# main.sh — the main job: install what is missing, build (which generates gcevents' code with
+# evgen gen), describe and check manifest/gcevents.h, then emit a trace from the example.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -14,3 +15,5 @@ echo "== evgen describe manifest/gcevents.h (GCHeapStats) =="
 "$evgen" describe manifest/gcevents.h | sed -n '/^event GCHeapStats /,/^$/p'
 echo "== evgen check manifest/gcevents.h =="
 "$evgen" check manifest/gcevents.h
+echo "== examples/gcheapstats: a simulated GC traced with the generated FireEtw functions =="
+"$build/examples/gcheapstats/gcheapstats_simulate" "$build/gcheapstats.evtrace" 40

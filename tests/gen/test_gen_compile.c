@@ -8,6 +8,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -95,11 +97,63 @@ static void test_banner_and_determinism(void **state)
     free(header);
 }
 
+static int run_gen(const char *manifest, const char *out_dir, const char *lock, char **err)
+{
+    const char *argv[] = {EVGEN_EXE, "gen", manifest, "-o", out_dir, "--quiet", lock ? "--lock" : NULL, lock, NULL};
+    char *out = NULL;
+    int status = evgen_test_run(argv, EVGEN_SOURCE_DIR, &out, err);
+    free(out);
+    return status;
+}
+
+/* A file whose content did not change is not rewritten (its modification time stays), and with
+ * --lock a breaking change writes nothing at all. */
+static void test_unchanged_files_are_not_rewritten_and_breaks_write_nothing(void **state)
+{
+    (void)state;
+    char *dir = evgen_test_tempdir();
+    char *err = NULL;
+    assert_int_equal(run_gen("manifest/gcevents.h", dir, NULL, &err), 0);
+    free(err);
+    char path[8192];
+    snprintf(path, sizeof path, "%s/gcevents_runtime.c", dir);
+    struct stat before, after;
+    assert_int_equal(stat(path, &before), 0);
+    struct timespec pause = {0, 20 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    assert_int_equal(run_gen("manifest/gcevents.h", dir, "manifest/gcevents.lock", &err), 0);
+    free(err);
+    assert_int_equal(stat(path, &after), 0);
+    assert_true(before.st_mtim.tv_sec == after.st_mtim.tv_sec && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec);
+
+    /* A retyped GenerationSize4: gen --lock stops at the manifest line, no file is touched. */
+    char *text = evgen_test_read(EVGEN_SOURCE_DIR "/manifest/gcevents.h");
+    char *broken = evgen_test_replace(text, "EVENT_FIELD(GCHeapStats, 2, uint64_t, GenerationSize4)",
+                                      "EVENT_FIELD(GCHeapStats, 2, uint32_t, GenerationSize4)");
+    assert_non_null(broken);
+    char manifest[4096], out_dir[4096];
+    snprintf(manifest, sizeof manifest, "%s/gcevents.h", dir);
+    snprintf(out_dir, sizeof out_dir, "%s/out", dir);
+    evgen_test_write(manifest, broken);
+    assert_int_equal(mkdir(out_dir, 0755), 0);
+    assert_int_equal(run_gen(manifest, out_dir, "manifest/gcevents.lock", &err), 1);
+    assert_non_null(strstr(err, "gcevents.h:"));
+    assert_non_null(strstr(err, "is retyped"));
+    free(err);
+    snprintf(path, sizeof path, "%s/gcevents_runtime.h", out_dir);
+    assert_null(evgen_test_read(path));
+    evgen_test_rmtree(dir);
+    free(broken);
+    free(text);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated_code_compiles_everywhere),
         cmocka_unit_test(test_banner_and_determinism),
+        cmocka_unit_test(test_unchanged_files_are_not_rewritten_and_breaks_write_nothing),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
