@@ -5,8 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <zlib.h>
 
+#include "evgen/crc32c.h"
 #include "internal.h"
 
 void evgen_session_options_init(evgen_session_options *options)
@@ -73,7 +73,7 @@ static void file_header(const evgen_session *s, uint64_t start_unix_ns, uint8_t 
     evgen_rt_le64(h + 24, s->start_ticks);
     evgen_rt_le64(h + 32, start_unix_ns);
     evgen_rt_le32(h + 40, (uint32_t)getpid());
-    evgen_rt_le32(h + 44, (uint32_t)crc32(crc32(0L, Z_NULL, 0), h, 44));
+    evgen_rt_le32(h + 44, evgen_crc32c(0, h, 44));
 }
 
 static void destroy(evgen_session *s)

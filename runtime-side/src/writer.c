@@ -1,10 +1,10 @@
 /* writer.c — the session's writer thread: takes blocks off the queue in order, frames each
- * (header and crc32, docs/format.md) and gives it to the sink; pooled buffers then go back to
+ * (header and crc32c, docs/format.md) and gives it to the sink; pooled buffers then go back to
  * the pool. Emitting threads only ever wait here when a WAIT session runs out of buffers. */
 #include <signal.h>
 #include <stdlib.h>
-#include <zlib.h>
 
+#include "evgen/crc32c.h"
 #include "internal.h"
 
 static __thread int in_writer;
@@ -62,9 +62,8 @@ static void frame(rt_buffer *b)
     evgen_rt_le32(h + 32, b->type == EVGEN_RT_BLOCK_EVENTS ? b->dropped : 0);
     evgen_rt_le32(h + 36, 0);
     evgen_rt_le64(h + 40, b->type == EVGEN_RT_BLOCK_EVENTS ? b->base_ticks : 0);
-    uLong crc = crc32(0L, Z_NULL, 0);
-    crc = crc32(crc, h + 16, EVGEN_RT_BLOCK_HEADER_SIZE - 16);
-    crc = crc32(crc, h + EVGEN_RT_BLOCK_HEADER_SIZE, b->size);
+    uint32_t crc = evgen_crc32c(0, h + 16, EVGEN_RT_BLOCK_HEADER_SIZE - 16);
+    crc = evgen_crc32c(crc, h + EVGEN_RT_BLOCK_HEADER_SIZE, b->size);
     evgen_rt_le32(h + 12, (uint32_t)crc);
 }
 

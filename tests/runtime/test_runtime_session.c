@@ -18,6 +18,7 @@
 
 #include <cmocka.h>
 
+#include "evgen/crc32c.h"
 #include "evgen/runtime.h"
 #include "rt_helpers.h"
 #include "test_manifest.h"
@@ -959,9 +960,30 @@ static void test_runtime_flush_races_close(void **state)
     }
 }
 
+/* The checksum: the runtime's (hardware or table) and the parser's (bit by bit) agree with the
+ * CRC-32C check value and with each other on every length and alignment. */
+static void test_runtime_crc32c(void **state)
+{
+    (void)state;
+    assert_int_equal(evgen_crc32c(0, "123456789", 9), 0xE3069283u);
+    assert_int_equal(tp_crc32(0, (const uint8_t *)"123456789", 9), 0xE3069283u);
+    uint8_t data[300];
+    for (size_t i = 0; i < sizeof data; i++)
+        data[i] = (uint8_t)(i * 131 + 7);
+    for (size_t start = 0; start < 9; start++) {
+        for (size_t n = 0; n + start <= sizeof data; n += 7) {
+            uint32_t whole = evgen_crc32c(0, data + start, n);
+            assert_int_equal(whole, tp_crc32(0, data + start, n));
+            size_t half = n / 2;
+            assert_int_equal(evgen_crc32c(evgen_crc32c(0, data + start, half), data + start + half, n - half), whole);
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_runtime_crc32c),
         cmocka_unit_test(test_runtime_options),
         cmocka_unit_test(test_runtime_header_and_metadata),
         cmocka_unit_test(test_runtime_records_round_trip),

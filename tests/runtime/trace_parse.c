@@ -13,7 +13,7 @@ uint32_t tp_crc32(uint32_t crc, const uint8_t *p, size_t n)
     while (n--) {
         crc ^= *p++;
         for (int k = 0; k < 8; k++)
-            crc = (crc >> 1) ^ (0xEDB88320u & (0u - (crc & 1u)));
+            crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1u)));
     }
     return ~crc;
 }

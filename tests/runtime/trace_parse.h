@@ -113,7 +113,7 @@ typedef void (*tp_record_fn)(const tp_record *r, void *context);
 int tp_parse(const uint8_t *data, size_t size, tp_record_fn fn, void *context, tp_trace *out);
 void tp_free(tp_trace *t);
 
-/* crc32 (ISO-HDLC), written from the spec, independent of zlib. */
+/* CRC-32C (Castagnoli), written from the spec, bit by bit, independent of the runtime's. */
 uint32_t tp_crc32(uint32_t crc, const uint8_t *p, size_t n);
 
 /* Convenience: every record, collected (payloads point into the parsed data). */
