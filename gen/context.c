@@ -85,7 +85,7 @@ static const char *put_suffix(evgen_kind kind)
 static char *element_size_expr(const evgen_model *model, const evgen_field *f)
 {
     if (f->type.kind == EVGEN_KIND_STRUCT)
-        return evgen_xasprintf("sizeof(%s)", model->structs[f->type.struct_index].name);
+        return evgen_xasprintf("sizeof(%s)", model->structs[f->type.struct_index].c_type);
     if (f->type.kind == EVGEN_KIND_PTR)
         return evgen_xstrdup("sizeof(void *)");
     return evgen_xasprintf("%u", evgen_kind_size(f->type.kind));
@@ -95,7 +95,7 @@ static char *element_size_expr(const evgen_model *model, const evgen_field *f)
 static char *element_param_type(const evgen_model *model, const evgen_field *f)
 {
     switch (f->type.kind) {
-    case EVGEN_KIND_STRUCT: return evgen_xasprintf("const %s *", model->structs[f->type.struct_index].name);
+    case EVGEN_KIND_STRUCT: return evgen_xasprintf("const %s *", model->structs[f->type.struct_index].c_type);
     case EVGEN_KIND_BOOL8: return evgen_xstrdup("const uint8_t *");
     case EVGEN_KIND_GUID: return evgen_xstrdup("const evgen_guid *");
     case EVGEN_KIND_PTR: return evgen_xstrdup("const void *"); /* pointer-sized elements, as the runtime has them */
@@ -314,6 +314,7 @@ static evgen_tvalue *struct_context(const evgen_struct *st, size_t index)
 {
     evgen_tvalue *m = evgen_tv_map();
     set(m, "name", str(st->name));
+    set(m, "c_type", str(st->c_type));
     set(m, "index", evgen_tv_stringf("%zu", index));
     set(m, "n_members", evgen_tv_stringf("%zu", st->n_members));
     evgen_tvalue *members = evgen_tv_list();

@@ -76,7 +76,8 @@ static int register_enum(evgen_frontend_state *st, CXCursor decl, const char *na
 }
 
 
-static int register_struct(evgen_frontend_state *st, CXType record, const char *name, const evgen_loc *use_loc);
+static int register_struct(evgen_frontend_state *st, CXType record, const char *name, const char *c_type,
+                           const evgen_loc *use_loc);
 
 /* The fix to suggest for a builtin integer type of the given size and signedness. */
 static const char *exact_width_for(long long size, bool is_signed)
@@ -188,7 +189,11 @@ bool evgen_fe_resolve_type(evgen_frontend_state *st, CXType t, evgen_type_use us
             CXString tag = clang_getCursorSpelling(decl);
             const char *name = nearest_typedef ? nearest_typedef : clang_getCString(tag);
             out->kind = EVGEN_KIND_STRUCT;
-            out->struct_index = register_struct(st, t, name[0] ? name : spelled, loc);
+            /* Without a typedef, C code must say "struct Tag". */
+            char *c_type = nearest_typedef ? evgen_xstrdup(nearest_typedef)
+                                           : evgen_xasprintf("struct %s", clang_getCString(tag));
+            out->struct_index = register_struct(st, t, name[0] ? name : spelled, c_type, loc);
+            free(c_type);
             clang_disposeString(tag);
             ok = out->struct_index >= 0;
             goto done;
@@ -303,7 +308,8 @@ static enum CXVisitorResult collect_member(CXCursor c, CXClientData data)
     return CXVisit_Continue;
 }
 
-static int register_struct(evgen_frontend_state *st, CXType record, const char *name, const evgen_loc *use_loc)
+static int register_struct(evgen_frontend_state *st, CXType record, const char *name, const char *c_type,
+                           const evgen_loc *use_loc)
 {
     CXCursor decl = clang_getTypeDeclaration(record);
     char *usr = cursor_usr(decl);
@@ -316,6 +322,7 @@ static int register_struct(evgen_frontend_state *st, CXType record, const char *
     evgen_struct tmp;
     memset(&tmp, 0, sizeof tmp);
     tmp.name = evgen_xstrdup(name);
+    tmp.c_type = evgen_xstrdup(c_type);
     tmp.size = (unsigned)clang_Type_getSizeOf(record);
     tmp.align = (unsigned)clang_Type_getAlignOf(record);
     tmp.loc = evgen_fe_file_loc(st, clang_getCursorLocation(decl));
@@ -330,6 +337,7 @@ static int register_struct(evgen_frontend_state *st, CXType record, const char *
             free(tmp.members[i].name);
         free(tmp.members);
         free(tmp.name);
+        free(tmp.c_type);
         free(usr);
         return -1;
     }

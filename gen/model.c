@@ -90,6 +90,7 @@ void evgen_model_free(evgen_model *model)
             free(st->members[j].name);
         free(st->members);
         free(st->name);
+        free(st->c_type);
     }
     free(model->structs);
     for (size_t i = 0; i < model->n_file_pool; i++)

@@ -71,7 +71,8 @@ typedef struct evgen_struct_member {
 } evgen_struct_member;
 
 typedef struct evgen_struct {
-    char *name;
+    char *name;   /* typedef or tag name, for people and metadata */
+    char *c_type; /* how C code names it: "FitBucket", or "struct Timing" without a typedef */
     unsigned size; /* stride, padding included */
     unsigned align;
     bool pointer_dependent; /* holds an evgen_ptr: size assumes the target's pointers */

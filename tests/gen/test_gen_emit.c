@@ -1,7 +1,7 @@
 /* test_gen_emit.c — the generated FireEtw functions of manifest/gcevents.h, run: their payloads
  * equal bytes built independently of the generator — by hand for GCHeapStats v2, and for every
- * version of every event from the layout `evgen describe --json` prints and values derived from
- * (event, version, field) — and the trace tells each record's event and version. */
+ * version of every event through roundtrip.c — and the trace tells each record's event and
+ * version. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -11,240 +11,15 @@
 #include <string.h>
 
 #include <cmocka.h>
-#include <json-c/json.h>
 
 #include "evgen/runtime.h"
 #include "gcevents_runtime.h"
+#include "roundtrip.h"
 #include "test_support.h"
 #include "trace_parse.h"
 
 size_t gcevents_fire_all(void);
 int disabled_build_fire(int *evaluations); /* disabled_tu.c, compiled with EVGEN_DISABLE */
-
-/* ---- values derived from (event, version, field) ---------------------------------------- */
-
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-static uint64_t hash_string(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return h;
-}
-
-uint64_t evgen_test_value(const char *event, unsigned version, const char *field);
-uint32_t evgen_test_count(const char *event, unsigned version, const char *field);
-const char *evgen_test_utf8(const char *event, unsigned version, const char *field);
-const evgen_char16 *evgen_test_utf16(const char *event, unsigned version, const char *field);
-const void *evgen_test_array(const char *event, unsigned version, const char *field, uint32_t count,
-                             size_t element_size);
-void evgen_test_guid(evgen_guid *guid, const char *event, unsigned version, const char *field);
-
-uint64_t evgen_test_value(const char *event, unsigned version, const char *field)
-{
-    return mix(hash_string(event) ^ mix(version + 1) ^ (hash_string(field) * 31));
-}
-
-/* Arrays get 0 to 3 elements. */
-uint32_t evgen_test_count(const char *event, unsigned version, const char *field)
-{
-    return (uint32_t)(evgen_test_value(event, version, field) % 4);
-}
-
-/* Strings are empty, short or long (300 characters), by value. */
-static size_t string_length(uint64_t v)
-{
-    return v % 3 == 0 ? 0 : v % 3 == 1 ? 5 : 300;
-}
-
-static uint16_t string_unit(uint64_t v, size_t i)
-{
-    static const uint16_t extra[] = {0x00e9, 0x4e2d, 0x0416}; /* é, 中, Ж: real UTF-16 */
-    return i % 11 == 10 ? extra[(v + i) % 3] : (uint16_t)('a' + (v + i * 7) % 26);
-}
-
-#define RING 16
-static void *ring[RING];
-static size_t ring_next;
-
-static void *ring_buffer(size_t size)
-{
-    size_t i = ring_next++ % RING;
-    free(ring[i]);
-    ring[i] = calloc(1, size ? size : 1);
-    return ring[i];
-}
-
-const char *evgen_test_utf8(const char *event, unsigned version, const char *field)
-{
-    uint64_t v = evgen_test_value(event, version, field);
-    size_t n = string_length(v);
-    char *s = ring_buffer(n + 1);
-    for (size_t i = 0; i < n; i++)
-        s[i] = (char)('a' + (v + i * 7) % 26);
-    return s;
-}
-
-const evgen_char16 *evgen_test_utf16(const char *event, unsigned version, const char *field)
-{
-    uint64_t v = evgen_test_value(event, version, field);
-    size_t n = string_length(v);
-    evgen_char16 *s = ring_buffer(2 * (n + 1));
-    for (size_t i = 0; i < n; i++)
-        s[i] = string_unit(v, i);
-    return s;
-}
-
-static uint8_t array_byte(uint64_t v, size_t i)
-{
-    return (uint8_t)((v >> (8 * (i % 8))) ^ i);
-}
-
-const void *evgen_test_array(const char *event, unsigned version, const char *field, uint32_t count,
-                             size_t element_size)
-{
-    uint64_t v = evgen_test_value(event, version, field);
-    size_t n = (size_t)count * element_size;
-    uint8_t *a = ring_buffer(n);
-    for (size_t i = 0; i < n; i++)
-        a[i] = array_byte(v, i);
-    return a;
-}
-
-void evgen_test_guid(evgen_guid *guid, const char *event, unsigned version, const char *field)
-{
-    uint64_t v = evgen_test_value(event, version, field);
-    uint8_t bytes[16];
-    for (size_t i = 0; i < 16; i++)
-        bytes[i] = array_byte(v, i + 3);
-    memcpy(guid, bytes, 16);
-}
-
-/* ---- expected payloads, from the JSON layout --------------------------------------------- */
-
-typedef struct bytes {
-    uint8_t *data;
-    size_t len, cap;
-} bytes;
-
-static void put(bytes *b, const void *p, size_t n)
-{
-    if (b->len + n > b->cap) {
-        b->cap = (b->len + n) * 2 + 64;
-        b->data = realloc(b->data, b->cap);
-    }
-    memcpy(b->data + b->len, p, n);
-    b->len += n;
-}
-
-static void put_le(bytes *b, uint64_t v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint8_t byte = (uint8_t)(v >> (8 * i));
-        put(b, &byte, 1);
-    }
-}
-
-static json_object *get(json_object *o, const char *key)
-{
-    json_object *v = NULL;
-    return json_object_object_get_ex(o, key, &v) ? v : NULL;
-}
-
-static const char *get_str(json_object *o, const char *key)
-{
-    json_object *v = get(o, key);
-    return v ? json_object_get_string(v) : "";
-}
-
-static size_t scalar_size(const char *type)
-{
-    static const struct {
-        const char *name;
-        size_t size;
-    } sizes[] = {{"uint8", 1},  {"int8", 1},    {"bool8", 1},   {"uint16", 2},  {"int16", 2},
-                 {"uint32", 4}, {"int32", 4},   {"bool32", 4},  {"float32", 4}, {"uint64", 8},
-                 {"int64", 8},  {"float64", 8}, {"ptr", 8},     {"guid", 16}};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        if (strcmp(type, sizes[i].name) == 0)
-            return sizes[i].size;
-    return 0;
-}
-
-/* Is `name` the count field of an array of this version? */
-static json_object *array_counted_by(json_object *fields, const char *name)
-{
-    for (size_t i = 0; i < json_object_array_length(fields); i++) {
-        json_object *f = json_object_array_get_idx(fields, i);
-        if (strcmp(get_str(f, "type"), "array") == 0 && strcmp(get_str(f, "count_field"), name) == 0)
-            return f;
-    }
-    return NULL;
-}
-
-/* The payload a version must have, built field by field; checks the JSON's fixed offsets too. */
-static bytes expected_payload(const char *event, unsigned version, json_object *fields)
-{
-    bytes b = {NULL, 0, 0};
-    uint64_t counts[64] = {0};
-    bool fixed = true;
-    for (size_t i = 0; i < json_object_array_length(fields); i++) {
-        json_object *f = json_object_array_get_idx(fields, i);
-        const char *name = get_str(f, "name"), *type = get_str(f, "type");
-        json_object *offset = get(f, "offset");
-        if (fixed && offset && !json_object_is_type(offset, json_type_null) &&
-            (size_t)json_object_get_int(offset) != b.len)
-            fail_msg("%s v%u: JSON puts %s at %d, the payload has it at %zu", event, version, name,
-                     json_object_get_int(offset), b.len);
-        uint64_t v = evgen_test_value(event, version, name);
-        if (array_counted_by(fields, name))
-            v = counts[i] = evgen_test_count(event, version, name);
-        if (strcmp(type, "array") == 0) {
-            size_t count_index = 0;
-            for (size_t k = 0; k < i; k++)
-                if (strcmp(get_str(json_object_array_get_idx(fields, k), "name"), get_str(f, "count_field")) == 0)
-                    count_index = k;
-            size_t n = (size_t)counts[count_index] * (size_t)json_object_get_int(get(f, "element_size"));
-            for (size_t k = 0; k < n; k++) {
-                uint8_t byte = array_byte(v, k);
-                put(&b, &byte, 1);
-            }
-            fixed = false;
-        } else if (strcmp(type, "utf8z") == 0 || strcmp(type, "utf16z") == 0) {
-            size_t n = string_length(v), unit = type[3] == '8' ? 1 : 2;
-            for (size_t k = 0; k < n; k++)
-                put_le(&b, unit == 1 ? (uint64_t)('a' + (v + k * 7) % 26) : string_unit(v, k), unit);
-            put_le(&b, 0, unit);
-            fixed = false;
-        } else if (strcmp(type, "float32") == 0) {
-            float x = (float)(v % 1000000) / 4.0f;
-            put(&b, &x, 4);
-        } else if (strcmp(type, "float64") == 0) {
-            double x = (double)(v % 1000000) / 4.0;
-            put(&b, &x, 8);
-        } else if (strcmp(type, "bool8") == 0 || strcmp(type, "bool32") == 0) {
-            put_le(&b, v & 1, scalar_size(type));
-        } else if (strcmp(type, "guid") == 0) {
-            for (size_t k = 0; k < 16; k++) {
-                uint8_t byte = array_byte(v, k + 3);
-                put(&b, &byte, 1);
-            }
-        } else {
-            size_t n = scalar_size(type);
-            if (!n)
-                fail_msg("%s v%u: unknown type %s", event, version, type);
-            put_le(&b, v, n);
-        }
-    }
-    return b;
-}
 
 /* ---- sessions ---------------------------------------------------------------------------- */
 
@@ -337,50 +112,7 @@ static void test_gcheapstats_v2_payload_is_the_hand_built_vector(void **state)
 static void test_every_event_version_round_trips(void **state)
 {
     (void)state;
-    const char *argv[] = {EVGEN_EXE, "describe", "manifest/gcevents.h", "--json", NULL};
-    char *json = NULL;
-    assert_int_equal(evgen_test_run(argv, EVGEN_SOURCE_DIR, &json, NULL), 0);
-    json_object *root = json_tokener_parse(json);
-    assert_non_null(root);
-
-    evgen_session *s = open_memory();
-    size_t fired = gcevents_fire_all();
-    assert_int_equal(fired, 58);
-    closed c;
-    close_and_parse(s, &c);
-    assert_int_equal(c.totals.written, 58);
-    assert_int_equal(c.records.n, 58);
-
-    json_object *events = get(root, "events");
-    size_t checked = 0;
-    for (size_t r = 0; r < c.records.n; r++) {
-        uint64_t version;
-        const tp_event *e = record_event(&c, &c.records.items[r], &version);
-        json_object *fields = NULL;
-        for (size_t i = 0; i < json_object_array_length(events) && !fields; i++) {
-            json_object *je = json_object_array_get_idx(events, i);
-            if (strcmp(get_str(je, "name"), e->name) != 0)
-                continue;
-            assert_int_equal(json_object_get_int(get(je, "id")), e->id);
-            json_object *versions = get(je, "versions");
-            for (size_t v = 0; v < json_object_array_length(versions); v++)
-                if ((uint64_t)json_object_get_int(get(json_object_array_get_idx(versions, v), "version")) == version)
-                    fields = get(json_object_array_get_idx(versions, v), "fields");
-        }
-        if (!fields)
-            fail_msg("record %zu: %s v%llu is not in the describe JSON", r, e->name, (unsigned long long)version);
-        bytes want = expected_payload(e->name, (unsigned)version, fields);
-        const tp_record *rec = &c.records.items[r];
-        if (rec->size != want.len || (want.len && memcmp(rec->payload, want.data, want.len) != 0))
-            fail_msg("%s v%llu: payload of %u bytes differs from the %zu expected", e->name,
-                     (unsigned long long)version, rec->size, want.len);
-        free(want.data);
-        checked++;
-    }
-    assert_int_equal(checked, 58);
-    free_closed(&c);
-    json_object_put(root);
-    free(json);
+    assert_int_equal(roundtrip_check("manifest/gcevents.h", gcevents_fire_all), 58);
 }
 
 /* Long strings and many array elements, and the NULL string. */
@@ -479,8 +211,7 @@ static void test_too_big_is_refused_and_counted(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    for (size_t i = 0; i < RING; i++)
-        free(ring[i]);
+    roundtrip_free();
     return 0;
 }
 

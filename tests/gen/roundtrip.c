@@ -1,0 +1,327 @@
+/* roundtrip.c — the generic round trip of generated code: values derived from (event, version,
+ * field) for the fire-all harness, the payload each version must have built from the layout of
+ * `evgen describe --json` alone, and the check of every record of a trace against it. */
+#include "roundtrip.h"
+
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <json-c/json.h>
+
+#include "evgen/runtime.h"
+#include "test_support.h"
+#include "trace_parse.h"
+
+#include "evgen/manifest.h" /* evgen_guid */
+
+typedef uint16_t evgen_char16_units; /* evgen_char16 in C: UTF-16 code units */
+
+/* ---- values derived from (event, version, field) ---------------------------------------- */
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+static uint64_t hash_string(const char *s)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+    return h;
+}
+
+uint64_t evgen_test_value(const char *event, unsigned version, const char *field);
+uint32_t evgen_test_count(const char *event, unsigned version, const char *field);
+const char *evgen_test_utf8(const char *event, unsigned version, const char *field);
+const evgen_char16_units *evgen_test_utf16(const char *event, unsigned version, const char *field);
+const void *evgen_test_array(const char *event, unsigned version, const char *field, uint32_t count,
+                             size_t element_size);
+void evgen_test_guid(evgen_guid *guid, const char *event, unsigned version, const char *field);
+
+uint64_t evgen_test_value(const char *event, unsigned version, const char *field)
+{
+    return mix(hash_string(event) ^ mix(version + 1) ^ (hash_string(field) * 31));
+}
+
+/* Arrays get 0 to 3 elements. */
+uint32_t evgen_test_count(const char *event, unsigned version, const char *field)
+{
+    return (uint32_t)(evgen_test_value(event, version, field) % 4);
+}
+
+/* Strings are empty, short or long (300 characters), by value. */
+static size_t string_length(uint64_t v)
+{
+    return v % 3 == 0 ? 0 : v % 3 == 1 ? 5 : 300;
+}
+
+static uint16_t string_unit(uint64_t v, size_t i)
+{
+    static const uint16_t extra[] = {0x00e9, 0x4e2d, 0x0416}; /* é, 中, Ж: real UTF-16 */
+    return i % 11 == 10 ? extra[(v + i) % 3] : (uint16_t)('a' + (v + i * 7) % 26);
+}
+
+#define RING 16
+static void *ring[RING];
+static size_t ring_next;
+
+static void *ring_buffer(size_t size)
+{
+    size_t i = ring_next++ % RING;
+    free(ring[i]);
+    ring[i] = calloc(1, size ? size : 1);
+    return ring[i];
+}
+
+const char *evgen_test_utf8(const char *event, unsigned version, const char *field)
+{
+    uint64_t v = evgen_test_value(event, version, field);
+    size_t n = string_length(v);
+    char *s = ring_buffer(n + 1);
+    for (size_t i = 0; i < n; i++)
+        s[i] = (char)('a' + (v + i * 7) % 26);
+    return s;
+}
+
+const evgen_char16_units *evgen_test_utf16(const char *event, unsigned version, const char *field)
+{
+    uint64_t v = evgen_test_value(event, version, field);
+    size_t n = string_length(v);
+    evgen_char16_units *s = ring_buffer(2 * (n + 1));
+    for (size_t i = 0; i < n; i++)
+        s[i] = string_unit(v, i);
+    return s;
+}
+
+static uint8_t array_byte(uint64_t v, size_t i)
+{
+    return (uint8_t)((v >> (8 * (i % 8))) ^ i);
+}
+
+const void *evgen_test_array(const char *event, unsigned version, const char *field, uint32_t count,
+                             size_t element_size)
+{
+    uint64_t v = evgen_test_value(event, version, field);
+    size_t n = (size_t)count * element_size;
+    uint8_t *a = ring_buffer(n);
+    for (size_t i = 0; i < n; i++)
+        a[i] = array_byte(v, i);
+    return a;
+}
+
+void evgen_test_guid(evgen_guid *guid, const char *event, unsigned version, const char *field)
+{
+    uint64_t v = evgen_test_value(event, version, field);
+    uint8_t bytes[16];
+    for (size_t i = 0; i < 16; i++)
+        bytes[i] = array_byte(v, i + 3);
+    memcpy(guid, bytes, 16);
+}
+
+/* ---- expected payloads, from the JSON layout --------------------------------------------- */
+
+typedef struct bytes {
+    uint8_t *data;
+    size_t len, cap;
+} bytes;
+
+static void put(bytes *b, const void *p, size_t n)
+{
+    if (b->len + n > b->cap) {
+        b->cap = (b->len + n) * 2 + 64;
+        b->data = realloc(b->data, b->cap);
+    }
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+static void put_le(bytes *b, uint64_t v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint8_t byte = (uint8_t)(v >> (8 * i));
+        put(b, &byte, 1);
+    }
+}
+
+static json_object *get(json_object *o, const char *key)
+{
+    json_object *v = NULL;
+    return json_object_object_get_ex(o, key, &v) ? v : NULL;
+}
+
+static const char *get_str(json_object *o, const char *key)
+{
+    json_object *v = get(o, key);
+    return v ? json_object_get_string(v) : "";
+}
+
+static size_t scalar_size(const char *type)
+{
+    static const struct {
+        const char *name;
+        size_t size;
+    } sizes[] = {{"uint8", 1},  {"int8", 1},    {"bool8", 1},   {"uint16", 2},  {"int16", 2},
+                 {"uint32", 4}, {"int32", 4},   {"bool32", 4},  {"float32", 4}, {"uint64", 8},
+                 {"int64", 8},  {"float64", 8}, {"ptr", 8},     {"guid", 16}};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+        if (strcmp(type, sizes[i].name) == 0)
+            return sizes[i].size;
+    return 0;
+}
+
+/* Is `name` the count field of an array of this version? */
+static json_object *array_counted_by(json_object *fields, const char *name)
+{
+    for (size_t i = 0; i < json_object_array_length(fields); i++) {
+        json_object *f = json_object_array_get_idx(fields, i);
+        if (strcmp(get_str(f, "type"), "array") == 0 && strcmp(get_str(f, "count_field"), name) == 0)
+            return f;
+    }
+    return NULL;
+}
+
+/* The payload a version must have, built field by field; checks the JSON's fixed offsets too. */
+static bytes expected_payload(const char *event, unsigned version, json_object *fields)
+{
+    bytes b = {NULL, 0, 0};
+    uint64_t counts[64] = {0};
+    bool fixed = true;
+    for (size_t i = 0; i < json_object_array_length(fields); i++) {
+        json_object *f = json_object_array_get_idx(fields, i);
+        const char *name = get_str(f, "name"), *type = get_str(f, "type");
+        json_object *offset = get(f, "offset");
+        if (fixed && offset && !json_object_is_type(offset, json_type_null) &&
+            (size_t)json_object_get_int(offset) != b.len)
+            fail_msg("%s v%u: JSON puts %s at %d, the payload has it at %zu", event, version, name,
+                     json_object_get_int(offset), b.len);
+        uint64_t v = evgen_test_value(event, version, name);
+        if (array_counted_by(fields, name))
+            v = counts[i] = evgen_test_count(event, version, name);
+        if (strcmp(type, "array") == 0) {
+            size_t count_index = 0;
+            for (size_t k = 0; k < i; k++)
+                if (strcmp(get_str(json_object_array_get_idx(fields, k), "name"), get_str(f, "count_field")) == 0)
+                    count_index = k;
+            size_t n = (size_t)counts[count_index] * (size_t)json_object_get_int(get(f, "element_size"));
+            for (size_t k = 0; k < n; k++) {
+                uint8_t byte = array_byte(v, k);
+                put(&b, &byte, 1);
+            }
+            fixed = false;
+        } else if (strcmp(type, "utf8z") == 0 || strcmp(type, "utf16z") == 0) {
+            size_t n = string_length(v), unit = type[3] == '8' ? 1 : 2;
+            for (size_t k = 0; k < n; k++)
+                put_le(&b, unit == 1 ? (uint64_t)('a' + (v + k * 7) % 26) : string_unit(v, k), unit);
+            put_le(&b, 0, unit);
+            fixed = false;
+        } else if (strcmp(type, "float32") == 0) {
+            float x = (float)(v % 1000000) / 4.0f;
+            put(&b, &x, 4);
+        } else if (strcmp(type, "float64") == 0) {
+            double x = (double)(v % 1000000) / 4.0;
+            put(&b, &x, 8);
+        } else if (strcmp(type, "bool8") == 0 || strcmp(type, "bool32") == 0) {
+            put_le(&b, v & 1, scalar_size(type));
+        } else if (strcmp(type, "guid") == 0) {
+            for (size_t k = 0; k < 16; k++) {
+                uint8_t byte = array_byte(v, k + 3);
+                put(&b, &byte, 1);
+            }
+        } else {
+            size_t n = scalar_size(type);
+            if (!n)
+                fail_msg("%s v%u: unknown type %s", event, version, type);
+            put_le(&b, v, n);
+        }
+    }
+    return b;
+}
+
+/* ---- the round trip ---------------------------------------------------------------------- */
+
+static const tp_event *record_event(const tp_trace *t, const tp_record *r, uint64_t *version)
+{
+    const tp_type *type = &t->types[r->type];
+    const tp_event *e = &t->manifests[type->manifest].events[type->event];
+    *version = e->versions[type->version].version;
+    return e;
+}
+
+size_t roundtrip_check(const char *manifest_rel, size_t (*fire_all)(void))
+{
+    const char *argv[] = {EVGEN_EXE, "describe", manifest_rel, "--json", NULL};
+    char *json = NULL;
+    assert_int_equal(evgen_test_run(argv, EVGEN_SOURCE_DIR, &json, NULL), 0);
+    json_object *root = json_tokener_parse(json);
+    assert_non_null(root);
+    json_object *events = get(root, "events");
+    size_t n_versions = 0;
+    for (size_t i = 0; i < json_object_array_length(events); i++)
+        n_versions += json_object_array_length(get(json_object_array_get_idx(events, i), "versions"));
+
+    evgen_session *s = evgen_session_open_memory(NULL);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    size_t fired = fire_all();
+    assert_int_equal(fired, n_versions);
+    evgen_session_totals totals;
+    uint8_t *trace = NULL;
+    size_t size = 0;
+    assert_int_equal(evgen_session_close(s, &totals, &trace, &size), 0);
+    assert_int_equal(totals.written, n_versions);
+    tp_trace parsed;
+    tp_records records = {NULL, 0, 0};
+    if (tp_parse(trace, size, tp_collect, &records, &parsed) != 0)
+        fail_msg("trace does not parse: %s", parsed.error);
+    assert_int_equal(records.n, n_versions);
+
+    for (size_t r = 0; r < records.n; r++) {
+        uint64_t version;
+        const tp_event *e = record_event(&parsed, &records.items[r], &version);
+        json_object *fields = NULL;
+        for (size_t i = 0; i < json_object_array_length(events) && !fields; i++) {
+            json_object *je = json_object_array_get_idx(events, i);
+            if (strcmp(get_str(je, "name"), e->name) != 0)
+                continue;
+            assert_int_equal(json_object_get_int64(get(je, "id")), e->id);
+            json_object *versions = get(je, "versions");
+            for (size_t v = 0; v < json_object_array_length(versions); v++)
+                if ((uint64_t)json_object_get_int(get(json_object_array_get_idx(versions, v), "version")) == version)
+                    fields = get(json_object_array_get_idx(versions, v), "fields");
+        }
+        if (!fields)
+            fail_msg("record %zu: %s v%llu is not in the describe JSON", r, e->name, (unsigned long long)version);
+        bytes want = expected_payload(e->name, (unsigned)version, fields);
+        const tp_record *rec = &records.items[r];
+        if (rec->size != want.len || (want.len && memcmp(rec->payload, want.data, want.len) != 0))
+            fail_msg("%s v%llu: payload of %u bytes differs from the %zu expected", e->name,
+                     (unsigned long long)version, rec->size, want.len);
+        free(want.data);
+    }
+    tp_records_free(&records);
+    tp_free(&parsed);
+    evgen_session_totals_free(&totals);
+    free(trace);
+    json_object_put(root);
+    free(json);
+    return n_versions;
+}
+
+void roundtrip_free(void)
+{
+    for (size_t i = 0; i < RING; i++) {
+        free(ring[i]);
+        ring[i] = NULL;
+    }
+}
