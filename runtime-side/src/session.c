@@ -13,9 +13,9 @@ void evgen_session_options_init(evgen_session_options *options)
 {
     memset(options, 0, sizeof *options);
     options->size = sizeof *options;
-    options->buffer_size = 65536;
+    options->buffer_size = 66 * 1024; /* the largest record (64 KiB of payload and its header) fits */
     options->buffer_count = 64;
-    options->max_payload = 65536 - EVGEN_MAX_RECORD_HEADER;
+    options->max_payload = 65536; /* ETW's limit */
     options->when_full = EVGEN_WHEN_FULL_WAIT;
     options->clock = EVGEN_CLOCK_MONOTONIC;
 }

@@ -153,9 +153,9 @@ static void test_runtime_options(void **state)
     evgen_session_options o;
     evgen_session_options_init(&o);
     assert_int_equal(o.size, sizeof o);
-    assert_int_equal(o.buffer_size, 65536);
+    assert_int_equal(o.buffer_size, 66 * 1024);
     assert_int_equal(o.buffer_count, 64);
-    assert_int_equal(o.max_payload, 65536 - EVGEN_MAX_RECORD_HEADER);
+    assert_int_equal(o.max_payload, 65536);
     assert_int_equal(o.when_full, EVGEN_WHEN_FULL_WAIT);
     assert_int_equal(o.clock, EVGEN_CLOCK_MONOTONIC);
 

@@ -37,11 +37,11 @@ typedef enum evgen_clock_kind {
 
 typedef struct evgen_session_options {
     uint32_t size;            /* sizeof(evgen_session_options); set by evgen_session_options_init */
-    uint32_t buffer_size;     /* bytes per thread buffer; default 65536 */
+    uint32_t buffer_size;     /* bytes per thread buffer; default 67584 (66 KiB) */
     uint32_t buffer_count;    /* buffers shared by all threads; default 64 */
-    uint32_t max_payload;     /* larger payloads are refused and counted; default 65516, so that a
-                               * record, header included, fits ETW's 64 KiB. buffer_size must be at
-                               * least 4096 and max_payload + EVGEN_MAX_RECORD_HEADER */
+    uint32_t max_payload;     /* larger payloads are refused and counted; default 65536 (64 KiB, like
+                               * ETW). buffer_size must be at least 4096 and
+                               * max_payload + EVGEN_MAX_RECORD_HEADER */
     evgen_when_full when_full; /* default EVGEN_WHEN_FULL_WAIT */
     evgen_clock_kind clock;   /* default EVGEN_CLOCK_MONOTONIC */
 } evgen_session_options;
