@@ -125,11 +125,11 @@ static evgen_tvalue *test_value_expr(const evgen_model *model, const evgen_event
     char *args = evgen_xasprintf("\"%s\", %u, \"%s\"", e->name, ver->version, f->name);
     evgen_tvalue *v = NULL;
     if (is_count) {
-        v = evgen_tv_stringf("(%s)count_%s", param_c_type(f->type.kind), f->name);
+        v = evgen_tv_stringf("(%s)evgen_count_%s", param_c_type(f->type.kind), f->name);
     } else if (f->is_array) {
         char *elem = element_size_expr(model, f);
         char *type = element_param_type(model, f);
-        v = evgen_tv_stringf("(%s)evgen_test_array(%s, count_%s, %s)", type, args, f->count_name, elem);
+        v = evgen_tv_stringf("(%s)evgen_test_array(%s, evgen_count_%s, %s)", type, args, f->count_name, elem);
         free(type);
         free(elem);
     } else {
@@ -138,7 +138,7 @@ static evgen_tvalue *test_value_expr(const evgen_model *model, const evgen_event
         case EVGEN_KIND_F64: v = evgen_tv_stringf("(double)(evgen_test_value(%s) %% 1000000) / 4.0", args); break;
         case EVGEN_KIND_BOOL8: v = evgen_tv_stringf("(int)(evgen_test_value(%s) & 1)", args); break;
         case EVGEN_KIND_BOOL32: v = evgen_tv_stringf("(uint32_t)(evgen_test_value(%s) & 1)", args); break;
-        case EVGEN_KIND_GUID: v = evgen_tv_stringf("&guid_%s", f->name); break;
+        case EVGEN_KIND_GUID: v = evgen_tv_stringf("&evgen_guid_%s", f->name); break;
         case EVGEN_KIND_PTR: v = evgen_tv_stringf("(const void *)(uintptr_t)evgen_test_value(%s)", args); break;
         case EVGEN_KIND_UTF8Z: v = evgen_tv_stringf("evgen_test_utf8(%s)", args); break;
         case EVGEN_KIND_UTF16Z: v = evgen_tv_stringf("evgen_test_utf16(%s)", args); break;

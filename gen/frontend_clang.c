@@ -140,6 +140,11 @@ static bool check_identifier(evgen_frontend_state *st, const char *name, const e
         evgen_error(st->diags, loc, EVGEN_D_BAD_NAME, "%s name '%s' is not a C identifier", what, name ? name : "");
         return false;
     }
+    if (strncmp(name, "evgen_", 6) == 0 || strncmp(name, "EVGEN_", 6) == 0) {
+        evgen_error(st->diags, loc, EVGEN_D_BAD_NAME, "%s name '%s' is reserved by evgen", what, name);
+        evgen_note(st->diags, NULL, "names starting with evgen_ or EVGEN_ belong to generated code; choose another name");
+        return false;
+    }
     if (strcmp(name, "ev") == 0) {
         evgen_error(st->diags, loc, EVGEN_D_BAD_NAME, "%s name 'ev' is reserved by evgen", what);
         evgen_note(st->diags, NULL, "'ev' is the parameter of every generated accessor; choose another name");
@@ -380,6 +385,30 @@ static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth
     clang_disposeString(name);
 }
 
+/* Generated code declares a parameter per field: a field named like a macro would be replaced
+ * by the macro's expansion there. */
+static void check_fields_of(evgen_frontend_state *st, const evgen_field *fields, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        const evgen_macro_def *m = evgen_fe_find_macro(st, fields[i].name);
+        if (!m)
+            continue;
+        evgen_error(st->diags, &fields[i].name_loc, EVGEN_D_BAD_NAME, "field name '%s' is a macro", fields[i].name);
+        if (m->loc.file)
+            evgen_note(st->diags, &m->loc, "'%s' is defined here; generated code would expand it", m->name);
+        else
+            evgen_note(st->diags, NULL, "'%s' is defined by <stddef.h>, which generated code includes", m->name);
+    }
+}
+
+static void check_field_names_are_not_macros(evgen_frontend_state *st)
+{
+    for (size_t e = 0; e < st->model->n_events; e++) {
+        check_fields_of(st, st->model->events[e].fields, st->model->events[e].n_fields);
+        check_fields_of(st, st->model->events[e].legacy_fields, st->model->events[e].n_legacy_fields);
+    }
+}
+
 static const char *describe_cx_error(enum CXErrorCode code)
 {
     switch (code) {
@@ -448,6 +477,7 @@ int evgen_frontend_parse(const evgen_frontend_options *opts, evgen_model *model,
         size_t errors_before = diags->n_errors;
         clang_getInclusions(st.tu, visit_inclusion, &st);
         clang_visitChildren(clang_getTranslationUnitCursor(st.tu), visit_top, &st);
+        check_field_names_are_not_macros(&st);
         if (diags->n_errors > errors_before)
             result = -1;
     }
@@ -461,6 +491,7 @@ int evgen_frontend_parse(const evgen_frontend_options *opts, evgen_model *model,
         free(st.struct_usrs[i]);
     free(st.struct_usrs);
     free(st.uses);
+    evgen_fe_free_macros(&st);
     return result;
 }
 

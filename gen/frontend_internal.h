@@ -26,6 +26,11 @@ typedef struct evgen_macro_use {
     unsigned n_args;
 } evgen_macro_use;
 
+typedef struct evgen_macro_def {
+    char *name;
+    evgen_loc loc;
+} evgen_macro_def;
+
 typedef struct evgen_frontend_state {
     evgen_model *model;
     evgen_diags *diags;
@@ -33,6 +38,10 @@ typedef struct evgen_frontend_state {
     evgen_macro_use *uses;
     size_t n_uses;
     size_t next_use; /* probes come in source order: search from the last match */
+    /* Every macro the manifest's translation unit defines, sorted by name (field names must
+     * not be one: generated code uses them as parameter names). */
+    struct evgen_macro_def *macros;
+    size_t n_macros;
     /* USRs of registered enums and structs, parallel to model->enums / model->structs. */
     char **enum_usrs;
     char **struct_usrs;
@@ -51,8 +60,12 @@ extern const size_t evgen_n_manifest_macros;
 evgen_loc evgen_fe_expansion_loc(evgen_frontend_state *st, CXSourceLocation where, unsigned *offset);
 evgen_loc evgen_fe_file_loc(evgen_frontend_state *st, CXSourceLocation where);
 
-/* Records every invocation of a manifest macro with its arguments' positions. */
+/* Records every invocation of a manifest macro with its arguments' positions, and every macro
+ * definition of the translation unit. */
 void evgen_fe_collect_macro_uses(evgen_frontend_state *st);
+/* The definition of macro `name` in the translation unit, or NULL. */
+const evgen_macro_def *evgen_fe_find_macro(const evgen_frontend_state *st, const char *name);
+void evgen_fe_free_macros(evgen_frontend_state *st);
 /* The argument positions of the invocation that produced a probe at `loc` (expansion location
  * at file offset `offset`). Through a user's macro wrapping ours there is no such invocation:
  * every argument then points at `loc`, and false is returned. */

@@ -101,10 +101,41 @@ static void split_arguments(evgen_frontend_state *st, evgen_macro_use *use, CXTo
     }
 }
 
+static void record_macro_definition(evgen_frontend_state *st, CXCursor cursor)
+{
+    CXString name = clang_getCursorSpelling(cursor);
+    evgen_macro_def *m = EVGEN_PUSH(st->macros, st->n_macros);
+    m->name = evgen_xstrdup(clang_getCString(name));
+    m->loc = evgen_fe_file_loc(st, clang_getCursorLocation(cursor));
+    clang_disposeString(name);
+}
+
+static int compare_macros(const void *a, const void *b)
+{
+    return strcmp(((const evgen_macro_def *)a)->name, ((const evgen_macro_def *)b)->name);
+}
+
+const evgen_macro_def *evgen_fe_find_macro(const evgen_frontend_state *st, const char *name)
+{
+    evgen_macro_def key = {(char *)name, {NULL, 0, 0}};
+    return st->n_macros ? bsearch(&key, st->macros, st->n_macros, sizeof key, compare_macros) : NULL;
+}
+
+void evgen_fe_free_macros(evgen_frontend_state *st)
+{
+    for (size_t i = 0; i < st->n_macros; i++)
+        free(st->macros[i].name);
+    free(st->macros);
+}
+
 static enum CXChildVisitResult visit_macro_expansion(CXCursor cursor, CXCursor parent, CXClientData data)
 {
     (void)parent;
     evgen_frontend_state *st = data;
+    if (clang_getCursorKind(cursor) == CXCursor_MacroDefinition) {
+        record_macro_definition(st, cursor);
+        return CXChildVisit_Continue;
+    }
     if (clang_getCursorKind(cursor) != CXCursor_MacroExpansion)
         return CXChildVisit_Continue;
     CXString name = clang_getCursorSpelling(cursor);
@@ -127,6 +158,13 @@ static enum CXChildVisitResult visit_macro_expansion(CXCursor cursor, CXCursor p
 void evgen_fe_collect_macro_uses(evgen_frontend_state *st)
 {
     clang_visitChildren(clang_getTranslationUnitCursor(st->tu), visit_macro_expansion, st);
+    /* <stddef.h>'s, which generated code includes though the manifest need not. */
+    static const char *const generated_code_macros[] = {"NULL", "offsetof"};
+    for (size_t i = 0; i < sizeof generated_code_macros / sizeof generated_code_macros[0]; i++) {
+        evgen_macro_def *m = EVGEN_PUSH(st->macros, st->n_macros);
+        m->name = evgen_xstrdup(generated_code_macros[i]);
+    }
+    qsort(st->macros, st->n_macros, sizeof *st->macros, compare_macros);
 }
 
 bool evgen_fe_argument_locs(evgen_frontend_state *st, evgen_loc loc, unsigned offset, evgen_loc args[EVGEN_MAX_ARGS])

@@ -1,6 +1,7 @@
 /* generate.c — `evgen gen`: the generated files, rendered from the embedded templates. */
 #include "generate.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,7 +35,25 @@ char *evgen_default_name(const char *manifest_path)
     const char *slash = strrchr(manifest_path, '/');
     const char *base = slash ? slash + 1 : manifest_path;
     const char *dot = strrchr(base, '.');
-    return evgen_xstrndup(base, dot ? (size_t)(dot - base) : strlen(base));
+    char *name = evgen_xstrndup(base, dot ? (size_t)(dot - base) : strlen(base));
+    /* It prefixes C identifiers: "gc-events.h" gives "gc_events". */
+    for (char *c = name; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_')
+            *c = '_';
+    if (!name[0] || isdigit((unsigned char)name[0])) {
+        char *prefixed = evgen_xasprintf("_%s", name);
+        free(name);
+        name = prefixed;
+    }
+    return name;
+}
+
+bool evgen_valid_name(const char *name)
+{
+    bool ok = name[0] && (isalpha((unsigned char)name[0]) || name[0] == '_');
+    for (const char *c = name; ok && *c; c++)
+        ok = isalnum((unsigned char)*c) || *c == '_';
+    return ok;
 }
 
 int evgen_generate(const evgen_model *model, const evgen_generate_options *options, evgen_diags *diags)

@@ -20,7 +20,10 @@ typedef struct evgen_generate_options {
  * Nothing is written unless every template rendered. Returns 0, or -1 after reporting errors. */
 int evgen_generate(const evgen_model *model, const evgen_generate_options *options, evgen_diags *diags);
 
-/* The default name for a manifest: its file name without directory and extension. Caller frees. */
+/* The default name for a manifest: its file name without directory and extension, made a C
+ * identifier. Caller frees. */
 char *evgen_default_name(const char *manifest_path);
+/* Whether `name` can prefix C identifiers (--name). */
+bool evgen_valid_name(const char *name);
 
 #endif /* EVGEN_GEN_GENERATE_H */

@@ -169,6 +169,11 @@ static int run_gen(const cli *c, const evgen_model *model, evgen_diags *diags)
         if (!ok)
             return EXIT_ERRORS;
     }
+    if (c->name && !evgen_valid_name(c->name)) {
+        evgen_error(diags, NULL, EVGEN_D_USAGE, "--name '%s' is not a C identifier: it prefixes generated symbols",
+                    c->name);
+        return EXIT_USAGE;
+    }
     char *name = c->name ? evgen_xstrdup(c->name) : evgen_default_name(c->manifest);
     evgen_generate_options options = {c->out_dir, name, c->quiet, c->tests};
     int rc = evgen_generate(model, &options, diags);

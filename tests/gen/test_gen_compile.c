@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -34,16 +35,51 @@ static const char *const sources[] = {
     EVGEN_SOURCE_DIR "/tests/gen/use_fire_event.c",
 };
 
-static int compile(const compiler *c, const char *source, int disable, char **err)
+/* `pedantic` is off only for a manifest that is not ISO C itself (an enum wider than int). */
+static int compile_flags(const compiler *c, const char *source, int disable, const char *generated_dir,
+                         const char *manifest_dir, int pedantic, char **err)
 {
-    const char *argv[] = {"/usr/bin/env", c->exe, c->std, "-x", c->lang, "-Wall", "-Wextra", "-Werror", "-pedantic",
-                          "-fsyntax-only", disable ? "-DEVGEN_DISABLE" : "-DEVGEN_ENABLED_BUILD",
-                          "-I" EVGEN_GENERATED_DIR, "-I" EVGEN_SOURCE_DIR "/manifest",
-                          "-I" EVGEN_SOURCE_DIR "/runtime-side/include", source, NULL};
+    char gen_include[4200], manifest_include[4200];
+    snprintf(gen_include, sizeof gen_include, "-I%s", generated_dir);
+    snprintf(manifest_include, sizeof manifest_include, "-I%s", manifest_dir);
+    const char *argv[] = {"/usr/bin/env", c->exe, c->std, "-x", c->lang, "-Wall", "-Wextra", "-Werror",
+                          pedantic ? "-pedantic" : "-Wno-pedantic", "-fsyntax-only",
+                          disable ? "-DEVGEN_DISABLE" : "-DEVGEN_ENABLED_BUILD", gen_include, manifest_include,
+                          "-I" EVGEN_SOURCE_DIR "/manifest", "-I" EVGEN_SOURCE_DIR "/runtime-side/include", source,
+                          NULL};
     char *out = NULL;
     int status = evgen_test_run(argv, NULL, &out, err);
     free(out);
     return status;
+}
+
+static int compile(const compiler *c, const char *source, int disable, char **err)
+{
+    return compile_flags(c, source, disable, EVGEN_GENERATED_DIR, EVGEN_SOURCE_DIR "/manifest", 1, err);
+}
+
+/* Whether the manifest a generated header includes is pedantic-clean on its own. */
+static int manifest_is_pedantic_clean(const compiler *c, const char *dir, const char *name)
+{
+    char header[8400], stub[8400];
+    snprintf(header, sizeof header, "%s/%s_runtime.h", dir, name);
+    char *text = evgen_test_read(header);
+    const char *inc = text ? strstr(text, "#include \"") : NULL;
+    if (!inc) {
+        free(text);
+        return 1;
+    }
+    const char *start = inc + 10, *end = strchr(start, '"');
+    snprintf(stub, sizeof stub, "%s/manifest_alone.c", dir);
+    char *line = malloc((size_t)(end - start) + 32);
+    sprintf(line, "#include \"%.*s\"\n", (int)(end - start), start);
+    evgen_test_write(stub, line);
+    char *err = NULL;
+    int status = compile_flags(c, stub, 0, dir, EVGEN_SOURCE_DIR "/tests/manifests/good", 1, &err);
+    free(err);
+    free(line);
+    free(text);
+    return status == 0;
 }
 
 static void test_generated_code_compiles_everywhere(void **state)
@@ -148,12 +184,78 @@ static void test_unchanged_files_are_not_rewritten_and_breaks_write_nothing(void
     free(dir);
 }
 
+/* Without --name, the manifest's file name, made a C identifier, prefixes files and symbols. */
+static void test_default_name_is_a_c_identifier(void **state)
+{
+    (void)state;
+    char *dir = evgen_test_tempdir();
+    char *err = NULL;
+    assert_int_equal(run_gen("tests/manifests/good/all-types.h", dir, NULL, &err), 0);
+    free(err);
+    char path[8192];
+    snprintf(path, sizeof path, "%s/all_types_runtime.h", dir);
+    char *header = evgen_test_read(path);
+    assert_non_null(header);
+    assert_non_null(strstr(header, "extern evgen_manifest_desc all_types_manifest;"));
+    free(header);
+    const char *argv[] = {EVGEN_EXE, "gen", "manifest/gcevents.h", "-o", dir, "--name", "gc-events", NULL};
+    char *out = NULL;
+    assert_int_equal(evgen_test_run(argv, EVGEN_SOURCE_DIR, &out, &err), 2);
+    assert_non_null(strstr(err, "--name 'gc-events' is not a C identifier"));
+    free(out);
+    free(err);
+    evgen_test_rmtree(dir);
+    free(dir);
+}
+
+/* The same for the code generated from every good manifest of the corpus (tests/gen builds them
+ * into EVGEN_GOOD_GENERATED_DIR/good_<name>/): C99 and C++11, gcc and clang. */
+static void test_every_good_manifest_compiles_everywhere(void **state)
+{
+    (void)state;
+    DIR *d = opendir(EVGEN_GOOD_GENERATED_DIR);
+    assert_non_null(d);
+    size_t runs = 0, failures = 0, manifests = 0;
+    struct dirent *entry;
+    while ((entry = readdir(d)) != NULL) {
+        if (strncmp(entry->d_name, "good_", 5) != 0)
+            continue;
+        manifests++;
+        char dir[4096];
+        snprintf(dir, sizeof dir, "%s/%s", EVGEN_GOOD_GENERATED_DIR, entry->d_name);
+        static const char *const suffixes[] = {"_runtime.c", "_fire_all.c"};
+        for (size_t k = 0; k < 2; k++) {
+            char source[8400];
+            snprintf(source, sizeof source, "%s/%s%s", dir, entry->d_name, suffixes[k]);
+            for (size_t c = 0; c < sizeof compilers / sizeof compilers[0]; c++) {
+                char *err = NULL;
+                int pedantic = manifest_is_pedantic_clean(&compilers[c], dir, entry->d_name);
+                int status = compile_flags(&compilers[c], source, 0, dir, EVGEN_SOURCE_DIR "/tests/manifests/good",
+                                           pedantic, &err);
+                runs++;
+                if (status != 0 || (err && err[0])) {
+                    fprintf(stderr, "%s %s %s: exit %d\n%s\n", compilers[c].exe, compilers[c].std, source, status,
+                            err ? err : "");
+                    failures++;
+                }
+                free(err);
+            }
+        }
+    }
+    closedir(d);
+    printf("%zu manifests, %zu compilations, %zu failed\n", manifests, runs, failures);
+    assert_true(manifests >= 8);
+    assert_int_equal(failures, 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_generated_code_compiles_everywhere),
+        cmocka_unit_test(test_every_good_manifest_compiles_everywhere),
         cmocka_unit_test(test_banner_and_determinism),
         cmocka_unit_test(test_unchanged_files_are_not_rewritten_and_breaks_write_nothing),
+        cmocka_unit_test(test_default_name_is_a_c_identifier),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
