@@ -3,8 +3,9 @@
 #   evgen_add_manifest(NAME gcevents MANIFEST manifest/gcevents.h [LOCK manifest/gcevents.lock]
 #                      [INCLUDE_DIRS dir...] [DEFINES NAME=VALUE...] [TESTS])
 #
-# gives the library NAME_runtime (the generated FireEtw serializers, linked to evgen_runtime),
-# and with TESTS the library NAME_fire_all (a harness firing every event version). The code is
+# gives the libraries NAME_runtime (the generated FireEtw serializers, on evgen_runtime) and
+# NAME_reader (the versioned accessors, on evgen_reader), and with TESTS the library
+# NAME_fire_all (a harness firing every event version). The code is
 # regenerated when the manifest, its lock or evgen changes; with LOCK, generation runs the
 # checks of `evgen check` and the build stops at the manifest line of a breaking change.
 function(evgen_add_manifest)
@@ -37,7 +38,8 @@ function(evgen_add_manifest)
     foreach(def IN LISTS M_DEFINES)
         list(APPEND args "-D${def}")
     endforeach()
-    set(outputs "${out}/${M_NAME}_runtime.h" "${out}/${M_NAME}_runtime.c")
+    set(outputs "${out}/${M_NAME}_runtime.h" "${out}/${M_NAME}_runtime.c" "${out}/${M_NAME}_reader.h"
+                "${out}/${M_NAME}_reader.c")
     if(M_TESTS)
         list(APPEND args --tests)
         list(APPEND outputs "${out}/${M_NAME}_fire_all.c")
@@ -54,6 +56,12 @@ function(evgen_add_manifest)
     target_include_directories(${M_NAME}_runtime PUBLIC "${out}" "${manifest_dir}" ${M_INCLUDE_DIRS})
     target_compile_definitions(${M_NAME}_runtime PUBLIC ${M_DEFINES})
     target_link_libraries(${M_NAME}_runtime PUBLIC evgen_runtime evgen_manifest_language)
+    # The reader side: the offset tables and inline accessors, on libevgen-reader.
+    if(TARGET evgen_reader)
+        add_library(${M_NAME}_reader STATIC "${out}/${M_NAME}_reader.c")
+        target_include_directories(${M_NAME}_reader PUBLIC "${out}" "${manifest_dir}" ${M_INCLUDE_DIRS})
+        target_link_libraries(${M_NAME}_reader PUBLIC evgen_reader evgen_manifest_language)
+    endif()
     if(M_TESTS)
         add_library(${M_NAME}_fire_all STATIC "${out}/${M_NAME}_fire_all.c")
         target_link_libraries(${M_NAME}_fire_all PUBLIC ${M_NAME}_runtime)

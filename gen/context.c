@@ -288,6 +288,7 @@ static evgen_tvalue *event_context(const evgen_model *model, const evgen_event *
         (*type)++;
     }
     set(m, "versions", versions);
+    evgen_add_reader_context(m, model, e);
     return m;
 }
 

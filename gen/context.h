@@ -9,4 +9,7 @@
  * The caller frees it with evgen_tv_free. */
 evgen_tvalue *evgen_build_context(const evgen_model *model, const char *name);
 
+/* Adds the reader side's keys of one event (context_reader.c). */
+void evgen_add_reader_context(evgen_tvalue *event_map, const evgen_model *model, const evgen_event *event);
+
 #endif /* EVGEN_GEN_CONTEXT_H */

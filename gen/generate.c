@@ -15,6 +15,8 @@
 extern const char evgen_template_runtime_h[];
 extern const char evgen_template_runtime_c[];
 extern const char evgen_template_fire_all_c[];
+extern const char evgen_template_reader_h[];
+extern const char evgen_template_reader_c[];
 
 typedef struct output {
     const char *template_name; /* as diagnostics name it */
@@ -26,6 +28,8 @@ typedef struct output {
 static const output outputs[] = {
     {"gen/templates/runtime.h.tmpl", evgen_template_runtime_h, "_runtime.h", false},
     {"gen/templates/runtime.c.tmpl", evgen_template_runtime_c, "_runtime.c", false},
+    {"gen/templates/reader.h.tmpl", evgen_template_reader_h, "_reader.h", false},
+    {"gen/templates/reader.c.tmpl", evgen_template_reader_c, "_reader.c", false},
     {"gen/templates/fire_all.c.tmpl", evgen_template_fire_all_c, "_fire_all.c", true},
 };
 #define N_OUTPUTS (sizeof outputs / sizeof outputs[0])

@@ -364,10 +364,27 @@ static void check_generated_names(const evgen_model *model, evgen_diags *diags)
         for (size_t v = 0; v < e->n_versions; v++)
             add_name(&names, &n, &e->name_loc, evgen_xasprintf("FireEtw%s_V%u", e->name, e->versions[v].version),
                      evgen_xasprintf("the writer of version %u of '%s'", e->versions[v].version, e->name));
+        add_name(&names, &n, &e->name_loc, evgen_xasprintf("%s_is", e->name),
+                 evgen_xasprintf("the identity test of event '%s'", e->name));
         for (size_t f = 0; f < e->n_fields; f++) {
             const evgen_field *fd = &e->fields[f];
-            add_name(&names, &n, &fd->name_loc, evgen_xasprintf("%s_%s", e->name, fd->name),
-                     evgen_xasprintf("the accessor of field '%s' of '%s'", fd->name, e->name));
+            if (fd->is_array) {
+                static const char *const suffixes[] = {"count", "element", "at"};
+                for (size_t k = 0; k < 3; k++)
+                    add_name(&names, &n, &fd->name_loc, evgen_xasprintf("%s_%s_%s", e->name, fd->name, suffixes[k]),
+                             evgen_xasprintf("the %s accessor of array '%s' of '%s'", suffixes[k], fd->name, e->name));
+                if (fd->type.kind == EVGEN_KIND_STRUCT && fd->type.struct_index >= 0) {
+                    const evgen_struct *st = &model->structs[fd->type.struct_index];
+                    for (size_t m = 0; m < st->n_members; m++)
+                        add_name(&names, &n, &fd->name_loc,
+                                 evgen_xasprintf("%s_%s_%s", e->name, fd->name, st->members[m].name),
+                                 evgen_xasprintf("the accessor of member '%s' of array '%s' of '%s'",
+                                                 st->members[m].name, fd->name, e->name));
+                }
+            } else {
+                add_name(&names, &n, &fd->name_loc, evgen_xasprintf("%s_%s", e->name, fd->name),
+                         evgen_xasprintf("the accessor of field '%s' of '%s'", fd->name, e->name));
+            }
             add_name(&names, &n, &fd->name_loc, evgen_xasprintf("%s_has_%s", e->name, fd->name),
                      evgen_xasprintf("the presence test of field '%s' of '%s'", fd->name, e->name));
         }

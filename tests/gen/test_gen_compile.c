@@ -1,6 +1,6 @@
 /* test_gen_compile.c — the generated code compiles warning-free (-Wall -Wextra -Werror
  * -pedantic) as C99 and as C++11, with gcc and with clang, with events on and compiled out
- * (EVGEN_DISABLE): NAME_runtime.c, NAME_fire_all.c and a file using FIRE_EVENT. */
+ * (EVGEN_DISABLE): NAME_runtime.c, NAME_reader.c, NAME_fire_all.c and a file using FIRE_EVENT. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -32,6 +32,7 @@ static const compiler compilers[] = {
 static const char *const sources[] = {
     EVGEN_GENERATED_DIR "/gcevents_runtime.c",
     EVGEN_GENERATED_DIR "/gcevents_fire_all.c",
+    EVGEN_GENERATED_DIR "/gcevents_reader.c",
     EVGEN_SOURCE_DIR "/tests/gen/use_fire_event.c",
 };
 
@@ -45,8 +46,8 @@ static int compile_flags(const compiler *c, const char *source, int disable, con
     const char *argv[] = {"/usr/bin/env", c->exe, c->std, "-x", c->lang, "-Wall", "-Wextra", "-Werror",
                           pedantic ? "-pedantic" : "-Wno-pedantic", "-fsyntax-only",
                           disable ? "-DEVGEN_DISABLE" : "-DEVGEN_ENABLED_BUILD", gen_include, manifest_include,
-                          "-I" EVGEN_SOURCE_DIR "/manifest", "-I" EVGEN_SOURCE_DIR "/runtime-side/include", source,
-                          NULL};
+                          "-I" EVGEN_SOURCE_DIR "/manifest", "-I" EVGEN_SOURCE_DIR "/runtime-side/include",
+                          "-I" EVGEN_SOURCE_DIR "/reader-side/include", source, NULL};
     char *out = NULL;
     int status = evgen_test_run(argv, NULL, &out, err);
     free(out);
@@ -102,7 +103,7 @@ static void test_generated_code_compiles_everywhere(void **state)
         }
     }
     printf("%zu compilations, %zu failed\n", runs, failures);
-    assert_int_equal(runs, 24);
+    assert_int_equal(runs, 32);
     assert_int_equal(failures, 0);
 }
 
@@ -223,8 +224,8 @@ static void test_every_good_manifest_compiles_everywhere(void **state)
         manifests++;
         char dir[4096];
         snprintf(dir, sizeof dir, "%s/%s", EVGEN_GOOD_GENERATED_DIR, entry->d_name);
-        static const char *const suffixes[] = {"_runtime.c", "_fire_all.c"};
-        for (size_t k = 0; k < 2; k++) {
+        static const char *const suffixes[] = {"_runtime.c", "_fire_all.c", "_reader.c"};
+        for (size_t k = 0; k < 3; k++) {
             char source[8400];
             snprintf(source, sizeof source, "%s/%s%s", dir, entry->d_name, suffixes[k]);
             for (size_t c = 0; c < sizeof compilers / sizeof compilers[0]; c++) {
