@@ -1,0 +1,222 @@
+/* evgen/reader.h — libevgen-reader: opens a .evtrace file (memory-mapped, never read whole),
+ * validates it, and iterates its events in file order or merged across threads in time order,
+ * or dispatches them to handlers (TraceEvent style). Everything needed to decode an event comes
+ * from the trace's own metadata; generated readers (evgen gen) add typed, versioned accessors.
+ *
+ * Robustness: a corrupt block (bad magic, size, checksum, varint, record) is reported with its
+ * byte offset and skipped, and reading goes on with the next good block; a truncated file yields
+ * every complete block, then the status says where it was cut. Nothing reads out of bounds,
+ * whatever the file holds.
+ *
+ * Thread safety: a reader is used by one thread at a time; separate readers are independent. */
+#ifndef EVGEN_READER_H
+#define EVGEN_READER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- the trace's metadata, decoded ---------------------------------------------------------
+ * Kinds are evgen_wire_kind numbers (docs/format.md): 1..4 uint8..uint64, 5..8 int8..int64,
+ * 9 float32, 10 float64, 11 bool8, 12 bool32, 13 guid, 14 ptr, 15 utf8z, 16 utf16z, 17 struct. */
+
+typedef struct evgen_trace_enum_const {
+    const char *name;
+    int64_t value;
+} evgen_trace_enum_const;
+
+typedef struct evgen_trace_enum {
+    const char *name;
+    const evgen_trace_enum_const *consts;
+    uint32_t n_consts;
+} evgen_trace_enum;
+
+typedef struct evgen_trace_member {
+    const char *name;
+    uint8_t kind;
+    int32_t enum_index; /* into the manifest's enums, or -1 */
+    uint32_t offset;    /* in an element, as the writer's compiler laid it out */
+} evgen_trace_member;
+
+typedef struct evgen_trace_struct {
+    const char *name;
+    uint32_t stride;
+    const evgen_trace_member *members;
+    uint32_t n_members;
+} evgen_trace_struct;
+
+typedef struct evgen_trace_field {
+    const char *name;
+    uint8_t kind;         /* for an array, of the element */
+    uint8_t is_array;
+    int32_t enum_index;   /* into the manifest's enums, or -1 */
+    int32_t struct_index; /* into the manifest's structs (kind 17), or -1 */
+    int32_t count_field;  /* arrays: index of the count field in this version, or -1 */
+} evgen_trace_field;
+
+typedef struct evgen_trace_version {
+    uint32_t version;
+    uint32_t legacy; /* laid out by a legacy layout */
+    const evgen_trace_field *fields;
+    uint32_t n_fields;
+    int64_t fixed_size;  /* payload size with the trace's pointer size, or -1 if variable */
+    uint32_t n_variable; /* its variable-length fields (strings, arrays) */
+} evgen_trace_version;
+
+typedef struct evgen_trace_manifest evgen_trace_manifest;
+
+typedef struct evgen_trace_event_info {
+    const char *name;
+    const char *provider;
+    uint32_t id;
+    uint8_t level;
+    uint64_t keywords;
+    const evgen_trace_version *versions; /* in increasing version order */
+    uint32_t n_versions;
+    const evgen_trace_manifest *manifest;
+    uint32_t index; /* the reader's number for this event, 0 .. evgen_reader_event_count() - 1 */
+} evgen_trace_event_info;
+
+struct evgen_trace_manifest {
+    const char *name;
+    const evgen_trace_enum *enums;
+    uint32_t n_enums;
+    const evgen_trace_struct *structs;
+    uint32_t n_structs;
+};
+
+typedef struct evgen_trace_header {
+    uint16_t format_version;
+    uint8_t pointer_size;
+    uint8_t clock_kind;       /* 1 CLOCK_MONOTONIC, 2 TSC */
+    uint64_t clock_frequency; /* ticks per second */
+    uint64_t start_ticks;
+    uint64_t start_unix_ns;
+    uint32_t process_id;
+} evgen_trace_header;
+
+/* ---- events ---------------------------------------------------------------------------------- */
+
+/* How many variable-length fields of one event the reader locates (strings, arrays). A field
+ * after the 16th is absent to the accessors (evgen_event_field still finds it). */
+#define EVGEN_EVENT_MAX_VARIABLE 16
+
+typedef struct evgen_reader evgen_reader;
+
+/* One event. Pointers stay valid until the reader is closed. */
+typedef struct evgen_event {
+    const evgen_trace_event_info *info;
+    const evgen_trace_version *layout; /* the fields of this version, as the trace describes them */
+    uint32_t version;
+    uint32_t size;          /* payload bytes */
+    const uint8_t *payload;
+    uint64_t thread_id;
+    uint64_t ticks;         /* the writer's clock */
+    uint64_t timestamp_ns;  /* since the session opened, whatever the clock */
+    uint64_t offset;        /* byte offset of the record in the file */
+    uint8_t pointer_size;
+    uint8_t n_variable;     /* entries of variable_end that are valid */
+    /* End offset in the payload of the k-th variable-length field of this version, computed once
+     * when the event is read; UINT32_MAX from the first one the payload does not hold whole. */
+    uint32_t variable_end[EVGEN_EVENT_MAX_VARIABLE];
+    const evgen_reader *reader;
+} evgen_event;
+
+/* ---- opening --------------------------------------------------------------------------------- */
+
+/* Opens and validates a trace. On failure returns NULL and, if `error` is not NULL, a message
+ * (caller frees) naming the byte offset of the problem ("not an evgen trace: bad magic at offset
+ * 0"). A corrupt or truncated body does not fail the open: see evgen_reader_problems. */
+evgen_reader *evgen_reader_open(const char *path, char **error);
+/* The same for a trace in memory; `data` must outlive the reader. */
+evgen_reader *evgen_reader_open_memory(const void *data, size_t size, char **error);
+void evgen_reader_close(evgen_reader *reader);
+
+const evgen_trace_header *evgen_reader_header(const evgen_reader *reader);
+uint64_t evgen_reader_file_size(const evgen_reader *reader);
+
+/* Every event the metadata defines, and lookup by name (provider NULL: any). */
+size_t evgen_reader_event_count(const evgen_reader *reader);
+const evgen_trace_event_info *evgen_reader_event_info(const evgen_reader *reader, size_t index);
+const evgen_trace_event_info *evgen_reader_find_event(const evgen_reader *reader, const char *provider,
+                                                      const char *name);
+
+/* ---- iteration and dispatch ----------------------------------------------------------------- */
+
+typedef enum evgen_order {
+    EVGEN_ORDER_FILE = 0, /* as written: block by block, each thread's events in order */
+    EVGEN_ORDER_TIME = 1  /* merged across threads by timestamp (ties: thread, then file order) */
+} evgen_order;
+
+/* Starts (or restarts) an iteration. The default is EVGEN_ORDER_FILE from the start. */
+void evgen_reader_rewind(evgen_reader *reader, evgen_order order);
+/* Fills `event` with the next event and returns 1, or returns 0 at the end. */
+int evgen_reader_next(evgen_reader *reader, evgen_event *event);
+
+typedef void (*evgen_event_handler)(const evgen_event *event, void *context);
+/* Calls `handler` for every event named `event` of `provider` (either NULL: any). Handlers are
+ * called in the order they were added. Returns 0, or -1 if the trace has no such event. */
+int evgen_reader_on(evgen_reader *reader, const char *provider, const char *event, evgen_event_handler handler,
+                    void *context);
+/* Reads every event in `order` and dispatches it; returns the number of events read. */
+uint64_t evgen_reader_process(evgen_reader *reader, evgen_order order);
+
+/* ---- problems and totals --------------------------------------------------------------------- */
+
+typedef enum evgen_read_status {
+    EVGEN_READ_OK = 0,
+    EVGEN_READ_CORRUPT = 1,  /* at least one block was skipped */
+    EVGEN_READ_TRUNCATED = 2 /* the file ends inside a block, or without its end block */
+} evgen_read_status;
+
+typedef struct evgen_read_problem {
+    uint64_t offset;     /* byte offset in the file */
+    const char *message; /* e.g. "block checksum mismatch" */
+} evgen_read_problem;
+
+/* The worst status seen (TRUNCATED over CORRUPT over OK), the problems in file order, and for a
+ * truncated file the offset where the readable part ends. All known once the reader is open. */
+evgen_read_status evgen_reader_status(const evgen_reader *reader, uint64_t *truncated_at);
+const evgen_read_problem *evgen_reader_problems(const evgen_reader *reader, size_t *count);
+
+typedef struct evgen_reader_thread {
+    uint64_t thread_id;
+    uint64_t events;  /* records read */
+    uint64_t dropped; /* from the blocks' dropped counts */
+    uint64_t written_end, dropped_end, too_big_end; /* from the end block, if any */
+} evgen_reader_thread;
+
+/* Per-thread counts; `has_end` says whether the end block was found. */
+const evgen_reader_thread *evgen_reader_threads(const evgen_reader *reader, size_t *count, int *has_end);
+
+/* ---- generic field access (no generated code) ------------------------------------------------ */
+
+/* Locates field `index` of `event` (of event->layout): its offset and size in the payload.
+ * Returns 1, or 0 if the payload does not hold it whole. */
+int evgen_event_field(const evgen_event *event, uint32_t index, uint32_t *offset, uint32_t *size);
+
+/* A string field's text, bounded by the payload: UTF-8 bytes or UTF-16LE code units without
+ * the terminator. */
+typedef struct evgen_utf8_view {
+    const char *data;
+    uint32_t length; /* bytes */
+} evgen_utf8_view;
+
+typedef struct evgen_utf16_view {
+    const uint8_t *data; /* little-endian code units, possibly unaligned */
+    uint32_t units;
+} evgen_utf16_view;
+
+/* Converts UTF-16 to UTF-8 (unpaired surrogates become U+FFFD). Writes at most `capacity` bytes
+ * including a terminating NUL, and returns the length the whole conversion needs (without NUL),
+ * like snprintf. */
+size_t evgen_utf16_to_utf8(evgen_utf16_view text, char *out, size_t capacity);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVGEN_READER_H */
