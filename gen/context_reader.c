@@ -65,6 +65,11 @@ static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_field
     evgen_tv_map_set(m, "type", evgen_tv_string(type));
     evgen_tv_map_set(m, "getter", evgen_tv_string(getter));
     evgen_tv_map_set(m, "element_getter", evgen_tv_string(element_getter));
+    evgen_tv_map_set(m, "is_utf8", evgen_tv_bool(!f->is_array && f->type.kind == EVGEN_KIND_UTF8Z));
+    evgen_tv_map_set(m, "is_utf16", evgen_tv_bool(!f->is_array && f->type.kind == EVGEN_KIND_UTF16Z));
+    evgen_tv_map_set(m, "is_guid", evgen_tv_bool(!f->is_array && f->type.kind == EVGEN_KIND_GUID));
+    evgen_tv_map_set(m, "is_float",
+                     evgen_tv_bool(!f->is_array && (f->type.kind == EVGEN_KIND_F32 || f->type.kind == EVGEN_KIND_F64)));
     bool struct_elements = f->is_array && f->type.kind == EVGEN_KIND_STRUCT;
     evgen_tv_map_set(m, "scalar_elements", evgen_tv_bool(f->is_array && !struct_elements));
     evgen_tvalue *members = evgen_tv_list();

@@ -17,6 +17,7 @@ extern const char evgen_template_runtime_c[];
 extern const char evgen_template_fire_all_c[];
 extern const char evgen_template_reader_h[];
 extern const char evgen_template_reader_c[];
+extern const char evgen_template_read_all_c[];
 
 typedef struct output {
     const char *template_name; /* as diagnostics name it */
@@ -31,6 +32,7 @@ static const output outputs[] = {
     {"gen/templates/reader.h.tmpl", evgen_template_reader_h, "_reader.h", false},
     {"gen/templates/reader.c.tmpl", evgen_template_reader_c, "_reader.c", false},
     {"gen/templates/fire_all.c.tmpl", evgen_template_fire_all_c, "_fire_all.c", true},
+    {"gen/templates/read_all.c.tmpl", evgen_template_read_all_c, "_read_all.c", true},
 };
 #define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
 

@@ -25,7 +25,7 @@ static const char usage_text[] =
     "  -o DIR                       gen: the output directory (it must exist)\n"
     "  --name NAME                  gen: the prefix of files and symbols (default: the manifest's name)\n"
     "  --quiet                      gen: do not list the files written\n"
-    "  --tests                      gen: also NAME_fire_all.c, a harness firing every event version\n"
+    "  --tests                      gen: also the test harnesses NAME_fire_all.c and NAME_read_all.c\n"
     "  -I DIR, -D NAME[=VALUE], -U NAME, -isystem DIR, -include FILE, --target=TRIPLE, --sysroot=DIR\n"
     "                               passed to the C compiler that reads the manifest\n";
 

@@ -33,6 +33,7 @@ static const char *const sources[] = {
     EVGEN_GENERATED_DIR "/gcevents_runtime.c",
     EVGEN_GENERATED_DIR "/gcevents_fire_all.c",
     EVGEN_GENERATED_DIR "/gcevents_reader.c",
+    EVGEN_GENERATED_DIR "/gcevents_read_all.c",
     EVGEN_SOURCE_DIR "/tests/gen/use_fire_event.c",
 };
 
@@ -103,7 +104,7 @@ static void test_generated_code_compiles_everywhere(void **state)
         }
     }
     printf("%zu compilations, %zu failed\n", runs, failures);
-    assert_int_equal(runs, 32);
+    assert_int_equal(runs, 40);
     assert_int_equal(failures, 0);
 }
 
@@ -224,8 +225,8 @@ static void test_every_good_manifest_compiles_everywhere(void **state)
         manifests++;
         char dir[4096];
         snprintf(dir, sizeof dir, "%s/%s", EVGEN_GOOD_GENERATED_DIR, entry->d_name);
-        static const char *const suffixes[] = {"_runtime.c", "_fire_all.c", "_reader.c"};
-        for (size_t k = 0; k < 3; k++) {
+        static const char *const suffixes[] = {"_runtime.c", "_fire_all.c", "_reader.c", "_read_all.c"};
+        for (size_t k = 0; k < 4; k++) {
             char source[8400];
             snprintf(source, sizeof source, "%s/%s%s", dir, entry->d_name, suffixes[k]);
             for (size_t c = 0; c < sizeof compilers / sizeof compilers[0]; c++) {
