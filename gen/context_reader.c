@@ -72,6 +72,9 @@ static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_field
                      evgen_tv_bool(!f->is_array && (f->type.kind == EVGEN_KIND_F32 || f->type.kind == EVGEN_KIND_F64)));
     bool struct_elements = f->is_array && f->type.kind == EVGEN_KIND_STRUCT;
     evgen_tv_map_set(m, "scalar_elements", evgen_tv_bool(f->is_array && !struct_elements));
+    evgen_tv_map_set(m, "guid_elements", evgen_tv_bool(f->is_array && f->type.kind == EVGEN_KIND_GUID));
+    evgen_tv_map_set(m, "numeric_elements",
+                     evgen_tv_bool(f->is_array && !struct_elements && f->type.kind != EVGEN_KIND_GUID));
     evgen_tvalue *members = evgen_tv_list();
     if (struct_elements) {
         const evgen_struct *st = &model->structs[f->type.struct_index];
@@ -83,6 +86,7 @@ static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_field
             evgen_tv_map_set(mm, "index", evgen_tv_stringf("%zu", i));
             evgen_tv_map_set(mm, "type", evgen_tv_string(mtype));
             evgen_tv_map_set(mm, "element_getter", evgen_tv_string(melement));
+            evgen_tv_map_set(mm, "is_guid", evgen_tv_bool(st->members[i].kind == EVGEN_KIND_GUID));
             evgen_tv_list_add(members, mm);
         }
     }

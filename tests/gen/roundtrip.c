@@ -72,7 +72,7 @@ static uint16_t string_unit(uint64_t v, size_t i)
     return i % 11 == 10 ? extra[(v + i) % 3] : (uint16_t)('a' + (v + i * 7) % 26);
 }
 
-#define RING 16
+#define RING 64 /* more than the variable-length arguments of one call */
 static void *ring[RING];
 static size_t ring_next;
 
@@ -304,9 +304,13 @@ size_t roundtrip_check(const char *manifest_rel, size_t (*fire_all)(void))
             fail_msg("record %zu: %s v%llu is not in the describe JSON", r, e->name, (unsigned long long)version);
         bytes want = expected_payload(e->name, (unsigned)version, fields);
         const tp_record *rec = &records.items[r];
-        if (rec->size != want.len || (want.len && memcmp(rec->payload, want.data, want.len) != 0))
-            fail_msg("%s v%llu: payload of %u bytes differs from the %zu expected", e->name,
-                     (unsigned long long)version, rec->size, want.len);
+        if (rec->size != want.len || (want.len && memcmp(rec->payload, want.data, want.len) != 0)) {
+            size_t at = 0;
+            while (at < rec->size && at < want.len && rec->payload[at] == want.data[at])
+                at++;
+            fail_msg("%s v%llu: payload of %u bytes differs from the %zu expected, from byte %zu", e->name,
+                     (unsigned long long)version, rec->size, want.len, at);
+        }
         free(want.data);
     }
     tp_records_free(&records);
