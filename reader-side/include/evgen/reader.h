@@ -198,6 +198,11 @@ const evgen_reader_thread *evgen_reader_threads(const evgen_reader *reader, size
  * Returns 1, or 0 if the payload does not hold it whole. */
 int evgen_event_field(const evgen_event *event, uint32_t index, uint32_t *offset, uint32_t *size);
 
+/* Recomputes event->n_variable and event->variable_end from event->layout, payload, size and
+ * pointer_size (the reader does it for every event it returns; this is for an event whose payload
+ * was changed or cut by the caller). */
+void evgen_event_locate_variable(evgen_event *event);
+
 /* A string field's text, bounded by the payload: UTF-8 bytes or UTF-16LE code units without
  * the terminator. */
 typedef struct evgen_utf8_view {
