@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "describe.h"
+#include "evgen/dump.h"
 #include "generate.h"
 #include "pipeline.h"
 #include "util.h"
@@ -12,12 +13,15 @@ enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
     "usage: evgen COMMAND MANIFEST [options]\n"
+    "       evgen dump TRACE [options]\n"
     "\n"
     "commands:\n"
     "  describe MANIFEST [--json]   print every event and version with each field's type, size, offset\n"
     "  check MANIFEST               compare the manifest with its lock file; report breaking changes\n"
     "  lock MANIFEST                freeze every version of every event into the lock file\n"
-    "  gen MANIFEST -o DIR          write DIR/NAME_runtime.h and .c (with --lock: check first)\n"
+    "  gen MANIFEST -o DIR          write DIR/NAME_runtime.h/.c and NAME_reader.h/.c (with --lock: check first)\n"
+    "  dump TRACE [--json] [--stats] [--event NAME]... [--from NS] [--to NS] [--order time|file]\n"
+    "                               print a trace's events, one line each (evgen dump --help)\n"
     "  --version                    print evgen's version\n"
     "\n"
     "options:\n"
@@ -250,6 +254,9 @@ int main(int argc, char **argv)
         fputs(usage_text, stdout);
         return EXIT_OK;
     }
+    /* dump reads a trace, not a manifest: its own options (reader-side/src/dump_cli.c). */
+    if (argc >= 2 && strcmp(argv[1], "dump") == 0)
+        return evgen_dump_main(argc - 1, argv + 1);
     cli c;
     int status = parse_cli(argc, argv, &c);
     if (status == EXIT_OK) {

@@ -1,0 +1,213 @@
+/* field.c — an event's fields: the end of each variable-length field, computed once per event
+ * from the version's lowered plan and bounded by the payload; generic field lookup; timestamps;
+ * UTF-16 to UTF-8. */
+#include <string.h>
+
+#include "internal.h"
+
+void evgen_rd_variable_ends(const rd_version *v, const uint8_t *payload, uint32_t size, uint32_t *ends, uint32_t n)
+{
+    uint32_t prev = 0;
+    for (uint32_t k = 0; k < n; k++) {
+        if (prev == UINT32_MAX) { /* everything after a field the payload does not hold */
+            ends[k] = UINT32_MAX;
+            continue;
+        }
+        const rd_field *pl = &v->plan[v->var_fields[k]];
+        uint64_t start = (uint64_t)prev + pl->delta;
+        uint32_t end = UINT32_MAX;
+        if (start <= size) {
+            const uint8_t *s = payload + start;
+            uint32_t avail = size - (uint32_t)start;
+            switch ((rd_step)pl->step) {
+            case RD_STEP_UTF8Z: {
+                const uint8_t *z = avail ? memchr(s, 0, avail) : NULL;
+                if (z)
+                    end = (uint32_t)(z - payload) + 1;
+                break;
+            }
+            case RD_STEP_UTF16Z:
+                for (uint32_t i = 0; i + 2 <= avail; i += 2)
+                    if (s[i] == 0 && s[i + 1] == 0) {
+                        end = (uint32_t)start + i + 2;
+                        break;
+                    }
+                break;
+            case RD_STEP_ARRAY: {
+                /* The count field comes before the array: its start is known. */
+                const rd_field *cp = &v->plan[pl->count_field];
+                uint32_t base = cp->after ? ends[cp->after - 1] : 0;
+                uint64_t cs = (uint64_t)base + cp->delta;
+                if (base == UINT32_MAX || cs > size || cp->size > size - cs)
+                    break;
+                uint64_t count = rd_load(payload + cs, (unsigned)cp->size);
+                if (cp->count_kind >= RD_I8 && cp->count_kind <= RD_I64 && cp->size < 8 &&
+                    (count >> (8 * cp->size - 1)) != 0)
+                    break; /* negative */
+                if (cp->count_kind == RD_I64 && (count >> 63) != 0)
+                    break;
+                if (count <= avail / pl->elem)
+                    end = (uint32_t)(start + count * pl->elem);
+                break;
+            }
+            case RD_STEP_FIXED:
+                break;
+            }
+        }
+        ends[k] = prev = end;
+    }
+}
+
+uint64_t evgen_rd_timestamp_ns(const evgen_reader *rd, uint64_t ticks)
+{
+    uint64_t start = rd->header.start_ticks, f = rd->header.clock_frequency;
+    if (ticks <= start)
+        return 0; /* a clock a little behind the session's start (another CPU's TSC) */
+    uint64_t d = ticks - start;
+    if (f == 1000000000u)
+        return d;
+    /* d * 1e9 / f without overflow: q whole seconds and a remainder below f. */
+    uint64_t q = d / f, r = d % f;
+    if (q > UINT64_MAX / 1000000000u)
+        return UINT64_MAX;
+    uint64_t ns = q * 1000000000u, frac;
+#ifdef __SIZEOF_INT128__
+    frac = (uint64_t)((unsigned __int128)r * 1000000000u / f);
+#else
+    if (r <= UINT64_MAX / 1000000000u)
+        frac = r * 1000000000u / f;
+    else
+        frac = (uint64_t)((long double)r * 1e9L / (long double)f);
+#endif
+    return ns > UINT64_MAX - frac ? UINT64_MAX : ns + frac;
+}
+
+void evgen_rd_fill_event(const evgen_reader *rd, const rd_record *r, uint64_t thread_id, evgen_event *ev)
+{
+    const rd_version *v = r->version;
+    ev->info = v->info;
+    ev->layout = v->pub;
+    ev->version = v->pub->version;
+    ev->size = r->size;
+    ev->payload = r->payload;
+    ev->thread_id = thread_id;
+    ev->ticks = r->ticks;
+    ev->timestamp_ns = evgen_rd_timestamp_ns(rd, r->ticks);
+    ev->offset = r->offset;
+    ev->pointer_size = rd->header.pointer_size;
+    uint32_t n = v->pub->n_variable < EVGEN_EVENT_MAX_VARIABLE ? v->pub->n_variable : EVGEN_EVENT_MAX_VARIABLE;
+    ev->n_variable = (uint8_t)n;
+    if (n)
+        evgen_rd_variable_ends(v, r->payload, r->size, ev->variable_end, n);
+    ev->reader = rd;
+}
+
+/* Is `ev` an event of its reader (info and layout from its metadata, so its plan exists)? */
+static int known_event(const evgen_event *ev)
+{
+    const evgen_reader *rd = ev ? ev->reader : NULL;
+    return rd && ev->info && ev->info->index < rd->n_events && &rd->events[ev->info->index]->pub == ev->info &&
+           ev->layout >= ev->info->versions && ev->layout < ev->info->versions + ev->info->n_versions;
+}
+
+void evgen_event_locate_variable(evgen_event *ev)
+{
+    if (!known_event(ev)) { /* nothing to locate them with: every variable field is absent */
+        if (ev)
+            ev->n_variable = 0;
+        return;
+    }
+    const rd_version *v = evgen_rd_version_of(ev);
+    uint32_t n = v->pub->n_variable < EVGEN_EVENT_MAX_VARIABLE ? v->pub->n_variable : EVGEN_EVENT_MAX_VARIABLE;
+    ev->n_variable = (uint8_t)n;
+    evgen_rd_variable_ends(v, ev->payload, ev->size, ev->variable_end, n);
+}
+
+int evgen_event_field(const evgen_event *ev, uint32_t index, uint32_t *offset, uint32_t *size)
+{
+    /* Only events this library filled carry a plan. */
+    if (!known_event(ev) || index >= ev->layout->n_fields)
+        return 0;
+    const evgen_reader *rd = ev->reader;
+    const rd_version *v = evgen_rd_version_of(ev);
+    const rd_field *pl = &v->plan[index];
+    const uint32_t *ends = ev->variable_end;
+    uint32_t need = pl->step == RD_STEP_FIXED ? pl->after : pl->var + 1;
+    if (need > ev->n_variable) { /* past the ends the event holds: compute them all */
+        evgen_rd_variable_ends(v, ev->payload, ev->size, rd->scratch, v->pub->n_variable);
+        ends = rd->scratch;
+    }
+    uint32_t base = pl->after ? ends[pl->after - 1] : 0;
+    if (base == UINT32_MAX)
+        return 0;
+    uint64_t start = (uint64_t)base + pl->delta;
+    if (start > ev->size)
+        return 0;
+    uint32_t n;
+    if (pl->step == RD_STEP_FIXED) {
+        if (pl->size > ev->size - start)
+            return 0;
+        n = (uint32_t)pl->size;
+    } else {
+        if (ends[pl->var] == UINT32_MAX)
+            return 0;
+        n = ends[pl->var] - (uint32_t)start;
+    }
+    if (offset)
+        *offset = (uint32_t)start;
+    if (size)
+        *size = n;
+    return 1;
+}
+
+size_t evgen_utf16_to_utf8(evgen_utf16_view text, char *out, size_t capacity)
+{
+    size_t len = 0, written = 0;
+    int full = 0;
+    for (uint32_t i = 0; i < text.units; i++) {
+        uint32_t u = rd_le16(text.data + 2 * (size_t)i), cp = u;
+        if (u >= 0xD800 && u <= 0xDBFF && i + 1 < text.units) {
+            uint32_t lo = rd_le16(text.data + 2 * (size_t)i + 2);
+            if (lo >= 0xDC00 && lo <= 0xDFFF) {
+                cp = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
+                i++;
+            } else {
+                cp = 0xFFFD;
+            }
+        } else if (u >= 0xD800 && u <= 0xDFFF) {
+            cp = 0xFFFD;
+        }
+        char b[4];
+        size_t n;
+        if (cp < 0x80) {
+            b[0] = (char)cp;
+            n = 1;
+        } else if (cp < 0x800) {
+            b[0] = (char)(0xC0 | (cp >> 6));
+            b[1] = (char)(0x80 | (cp & 0x3F));
+            n = 2;
+        } else if (cp < 0x10000) {
+            b[0] = (char)(0xE0 | (cp >> 12));
+            b[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+            b[2] = (char)(0x80 | (cp & 0x3F));
+            n = 3;
+        } else {
+            b[0] = (char)(0xF0 | (cp >> 18));
+            b[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+            b[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+            b[3] = (char)(0x80 | (cp & 0x3F));
+            n = 4;
+        }
+        /* Whole characters only: a truncated result is still valid UTF-8. */
+        if (!full && written + n < capacity) {
+            memcpy(out + written, b, n);
+            written += n;
+        } else {
+            full = 1;
+        }
+        len += n;
+    }
+    if (capacity)
+        out[written] = '\0';
+    return len;
+}

@@ -1,0 +1,411 @@
+/* scan.c — the one pass over a trace's blocks at open: frames checked (magic, sizes, crc32c),
+ * metadata decoded, every events block's records checked, the end block read; good events blocks
+ * indexed per thread, every problem recorded with its offset, and after a bad block the scan
+ * resyncs on the next "EVBK" whose block checks out. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "evgen/crc32c.h"
+#include "internal.h"
+
+static const uint8_t block_magic[4] = {'E', 'V', 'B', 'K'};
+
+void evgen_rd_problem(evgen_reader *rd, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *message = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!message ||
+        evgen_rd_grow((void **)&rd->problems, &rd->cap_problems, rd->n_problems + 1, sizeof *rd->problems) != 0) {
+        free(message);
+        rd->oom = 1;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(message, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    rd->problems[rd->n_problems].offset = offset;
+    rd->problems[rd->n_problems].message = message;
+    rd->n_problems++;
+    if (rd->status == EVGEN_READ_OK)
+        rd->status = EVGEN_READ_CORRUPT;
+}
+
+/* ---- threads ------------------------------------------------------------------------------ */
+
+static size_t hash_slot(uint64_t tid, size_t cap)
+{
+    tid ^= tid >> 33;
+    tid *= 0xff51afd7ed558ccdull;
+    tid ^= tid >> 33;
+    return (size_t)tid & (cap - 1);
+}
+
+size_t evgen_rd_thread_find(const evgen_reader *rd, uint64_t tid)
+{
+    if (rd->hash_cap) {
+        for (size_t s = hash_slot(tid, rd->hash_cap);; s = (s + 1) & (rd->hash_cap - 1)) {
+            size_t k = rd->thread_hash[s];
+            if (k == 0)
+                break;
+            if (rd->threads[k - 1].thread_id == tid)
+                return k - 1;
+        }
+    }
+    return RD_NONE;
+}
+
+/* The index of thread `tid`, added if new; RD_NONE if out of memory. */
+static size_t thread_index(evgen_reader *rd, uint64_t tid)
+{
+    size_t found = evgen_rd_thread_find(rd, tid);
+    if (found != RD_NONE)
+        return found;
+    size_t i = rd->n_threads;
+    if (evgen_rd_grow((void **)&rd->threads, &rd->cap_threads, i + 1, sizeof *rd->threads) != 0)
+        return RD_NONE;
+    if (evgen_rd_grow((void **)&rd->thread_blocks, &rd->cap_thread_blocks, i + 1, sizeof *rd->thread_blocks) != 0)
+        return RD_NONE;
+    if (2 * (i + 1) > rd->hash_cap) { /* keep the table at most half full */
+        size_t cap = rd->hash_cap ? 2 * rd->hash_cap : 64;
+        size_t *table = calloc(cap, sizeof *table);
+        if (!table)
+            return RD_NONE;
+        for (size_t k = 0; k < i; k++) {
+            size_t s = hash_slot(rd->threads[k].thread_id, cap);
+            while (table[s])
+                s = (s + 1) & (cap - 1);
+            table[s] = k + 1;
+        }
+        free(rd->thread_hash);
+        rd->thread_hash = table;
+        rd->hash_cap = cap;
+    }
+    size_t s = hash_slot(tid, rd->hash_cap);
+    while (rd->thread_hash[s])
+        s = (s + 1) & (rd->hash_cap - 1);
+    rd->thread_hash[s] = i + 1;
+    memset(&rd->threads[i], 0, sizeof rd->threads[i]);
+    rd->threads[i].thread_id = tid;
+    rd->thread_blocks[i].first_block = rd->thread_blocks[i].last_block = RD_NONE;
+    rd->n_threads++;
+    return i;
+}
+
+/* ---- frames ------------------------------------------------------------------------------- */
+
+typedef enum frame_kind {
+    FRAME_OK,
+    FRAME_SHORT,     /* fewer than 48 bytes left, and they start like a block */
+    FRAME_MAGIC,     /* not "EVBK" */
+    FRAME_HSIZE,     /* header_size below 48 */
+    FRAME_PAST_END,  /* runs past the end of the file */
+    FRAME_CRC        /* checksum mismatch */
+} frame_kind;
+
+typedef struct frame {
+    uint64_t offset;
+    uint32_t header_size, payload_size;
+    uint32_t stored_crc, crc;
+} frame;
+
+static frame_kind check_frame(const evgen_reader *rd, uint64_t off, frame *f)
+{
+    const uint8_t *h = rd->data + off;
+    uint64_t avail = rd->size - off;
+    f->offset = off;
+    if (avail < EVGEN_RD_BLOCK_HEADER_SIZE)
+        return memcmp(h, block_magic, avail < 4 ? (size_t)avail : 4) == 0 ? FRAME_SHORT : FRAME_MAGIC;
+    if (memcmp(h, block_magic, 4) != 0)
+        return FRAME_MAGIC;
+    f->header_size = rd_le16(h + 6);
+    f->payload_size = rd_le32(h + 8);
+    if (f->header_size < EVGEN_RD_BLOCK_HEADER_SIZE)
+        return FRAME_HSIZE;
+    if ((uint64_t)f->header_size + f->payload_size > avail)
+        return FRAME_PAST_END;
+    f->stored_crc = rd_le32(h + 12);
+    f->crc = evgen_crc32c(evgen_crc32c(0, h + 16, EVGEN_RD_BLOCK_HEADER_SIZE - 16), h + f->header_size,
+                          f->payload_size);
+    return f->crc == f->stored_crc ? FRAME_OK : FRAME_CRC;
+}
+
+/* Cheap checks of a resync candidate's header before its crc is computed, so that garbage full of
+ * "EVBK" does not cost a checksum of the rest of the file per candidate: what the writer always
+ * writes (a known type, no flags, a 48-byte header, zero reserved bytes, records that fit). */
+static int plausible(const evgen_reader *rd, uint64_t at)
+{
+    if (rd->size - at < EVGEN_RD_BLOCK_HEADER_SIZE)
+        return 1; /* a torn candidate: nothing more to check */
+    const uint8_t *h = rd->data + at;
+    uint8_t type = h[4];
+    uint32_t payload = rd_le32(h + 8), count = rd_le32(h + 28);
+    if (type < RD_BLOCK_METADATA || type > RD_BLOCK_END || h[5] != 0 || rd_le16(h + 6) != EVGEN_RD_BLOCK_HEADER_SIZE ||
+        rd_le32(h + 36) != 0)
+        return 0;
+    if (type == RD_BLOCK_EVENTS)
+        return count <= payload / 2; /* a record takes at least two bytes */
+    return rd_le64(h + 16) == 0 && rd_le32(h + 24) == 0 && count == 0 && rd_le32(h + 32) == 0 && rd_le64(h + 40) == 0;
+}
+
+/* The offset of the next block at or after `from` that checks out, or the file size if none;
+ * `*torn` receives the first candidate (whole magic) that runs past the end, else UINT64_MAX. */
+static uint64_t resync(const evgen_reader *rd, uint64_t from, uint64_t *torn)
+{
+    *torn = UINT64_MAX;
+    while (from < rd->size) {
+        const uint8_t *p = memchr(rd->data + from, 'E', rd->size - from);
+        if (!p)
+            break;
+        uint64_t at = (uint64_t)(p - rd->data);
+        if (rd->size - at >= 4 && memcmp(p, block_magic, 4) == 0 && plausible(rd, at)) {
+            frame f;
+            frame_kind k = check_frame(rd, at, &f);
+            if (k == FRAME_OK)
+                return at;
+            if ((k == FRAME_PAST_END || k == FRAME_SHORT) && *torn == UINT64_MAX)
+                *torn = at;
+        }
+        from = at + 1;
+    }
+    return rd->size;
+}
+
+static void torn_tail(evgen_reader *rd, uint64_t off, const char *what)
+{
+    evgen_rd_problem(rd, off, "the file ends inside %s: the trace was cut short (%llu bytes after it)", what,
+                     (unsigned long long)(rd->size - off));
+    rd->status = EVGEN_READ_TRUNCATED;
+    rd->truncated_at = off;
+}
+
+/* ---- block contents ----------------------------------------------------------------------- */
+
+static int fields_zero(const uint8_t *h)
+{
+    return rd_le64(h + 16) == 0 && rd_le32(h + 24) == 0 && rd_le32(h + 28) == 0 && rd_le32(h + 32) == 0 &&
+           rd_le64(h + 40) == 0;
+}
+
+static void metadata_block(evgen_reader *rd, const frame *f)
+{
+    const uint8_t *h = rd->data + f->offset;
+    if (!fields_zero(h)) {
+        evgen_rd_problem(rd, f->offset, "metadata block with thread fields set: skipped");
+        return;
+    }
+    char why[256];
+    const uint8_t *p = h + f->header_size;
+    int rc = evgen_rd_metadata(rd, p, p + f->payload_size, why, sizeof why);
+    if (rc == -2)
+        rd->oom = 1;
+    else if (rc != 0)
+        evgen_rd_problem(rd, f->offset, "metadata block: %s: skipped (its events cannot be decoded)", why);
+}
+
+/* Checks every record of an events block; 0, or -1 with the problem recorded. */
+static int check_records(evgen_reader *rd, const frame *f, uint32_t count)
+{
+    const uint8_t *h = rd->data + f->offset;
+    const uint8_t *p = h + f->header_size, *start = p, *end = p + f->payload_size;
+    for (uint32_t k = 0; k < count; k++) {
+        uint64_t at = f->offset + f->header_size + (uint64_t)(p - start);
+        uint64_t type, delta, size;
+        if (p == end) {
+            evgen_rd_problem(rd, f->offset, "events block ends after %u of its %u records: skipped", k, count);
+            return -1;
+        }
+        if (rd_varint(&p, end, &type) != 0 || rd_varint(&p, end, &delta) != 0) {
+            evgen_rd_problem(rd, f->offset, "events block: record %u at offset %llu: bad varint: skipped", k,
+                             (unsigned long long)at);
+            return -1;
+        }
+        const rd_type *t = evgen_rd_type(rd, type);
+        if (!t) {
+            evgen_rd_problem(rd, f->offset,
+                             "events block: record %u at offset %llu: type %llu is not defined by an earlier "
+                             "metadata block: skipped",
+                             k, (unsigned long long)at, (unsigned long long)type);
+            return -1;
+        }
+        if (!t->variable)
+            size = t->fixed_size;
+        else if (rd_varint(&p, end, &size) != 0) {
+            evgen_rd_problem(rd, f->offset, "events block: record %u at offset %llu: bad varint: skipped", k,
+                             (unsigned long long)at);
+            return -1;
+        }
+        if (size > (uint64_t)(end - p)) {
+            evgen_rd_problem(rd, f->offset,
+                             "events block: record %u at offset %llu (%s v%u): a %llu-byte payload runs past the "
+                             "block: skipped",
+                             k, (unsigned long long)at, t->version->info->name, t->version->pub->version,
+                             (unsigned long long)size);
+            return -1;
+        }
+        p += size;
+    }
+    if (p != end) {
+        evgen_rd_problem(rd, f->offset, "events block: %zu bytes after its %u records: skipped",
+                         (size_t)(end - p), count);
+        return -1;
+    }
+    return 0;
+}
+
+static void events_block(evgen_reader *rd, const frame *f)
+{
+    const uint8_t *h = rd->data + f->offset;
+    uint64_t tid = rd_le64(h + 16);
+    uint32_t count = rd_le32(h + 28), dropped = rd_le32(h + 32);
+    if (check_records(rd, f, count) != 0)
+        return;
+    size_t ti = thread_index(rd, tid);
+    if (ti == RD_NONE ||
+        evgen_rd_grow((void **)&rd->blocks, &rd->cap_blocks, rd->n_blocks + 1, sizeof *rd->blocks) != 0) {
+        rd->oom = 1;
+        return;
+    }
+    size_t b = rd->n_blocks++;
+    rd->blocks[b] = (rd_block){f->offset + f->header_size, f->payload_size, count, rd_le64(h + 40), ti, RD_NONE};
+    rd_thread *tb = &rd->thread_blocks[ti];
+    if (tb->last_block == RD_NONE)
+        tb->first_block = b;
+    else
+        rd->blocks[tb->last_block].next = b;
+    tb->last_block = b;
+    rd->threads[ti].events += count;
+    rd->threads[ti].dropped += dropped;
+    rd->total_events += count;
+}
+
+/* Reads the end block's per-thread totals: pass 0 checks, pass 1 applies. */
+static int end_entries(evgen_reader *rd, const uint8_t *p, const uint8_t *end, int apply)
+{
+    uint64_t n, v[4], totals[3];
+    if (rd_varint(&p, end, &n) != 0 || n > (uint64_t)(end - p))
+        return -1;
+    for (uint64_t i = 0; i < n; i++) {
+        for (int k = 0; k < 4; k++)
+            if (rd_varint(&p, end, &v[k]) != 0)
+                return -1;
+        if (apply) {
+            size_t ti = thread_index(rd, v[0]);
+            if (ti == RD_NONE)
+                return -2;
+            /* An id the OS reused appears twice: one reader thread, both totals. */
+            rd->threads[ti].written_end += v[1];
+            rd->threads[ti].dropped_end += v[2];
+            rd->threads[ti].too_big_end += v[3];
+        }
+    }
+    for (int k = 0; k < 3; k++)
+        if (rd_varint(&p, end, &totals[k]) != 0)
+            return -1;
+    return p == end ? 0 : -1;
+}
+
+static void end_block(evgen_reader *rd, const frame *f)
+{
+    const uint8_t *h = rd->data + f->offset, *p = h + f->header_size, *end = p + f->payload_size;
+    if (!fields_zero(h)) {
+        evgen_rd_problem(rd, f->offset, "end block with thread fields set: skipped");
+        return;
+    }
+    if (end_entries(rd, p, end, 0) != 0) {
+        evgen_rd_problem(rd, f->offset, "end block: bad totals: skipped");
+        return;
+    }
+    if (rd->has_end)
+        return; /* only one is ever written; a copy adds nothing */
+    if (end_entries(rd, p, end, 1) != 0)
+        rd->oom = 1;
+    rd->has_end = 1;
+}
+
+static void block(evgen_reader *rd, const frame *f)
+{
+    uint8_t type = rd->data[f->offset + 4];
+    switch (type) {
+    case RD_BLOCK_METADATA:
+        metadata_block(rd, f);
+        break;
+    case RD_BLOCK_EVENTS:
+        events_block(rd, f);
+        break;
+    case RD_BLOCK_END:
+        end_block(rd, f);
+        break;
+    default:
+        evgen_rd_problem(rd, f->offset, "unknown block type %u: skipped", type);
+        break;
+    }
+}
+
+/* ---- the scan ----------------------------------------------------------------------------- */
+
+static const char *frame_problem(frame_kind k, const frame *f, char *buf, size_t size)
+{
+    switch (k) {
+    case FRAME_MAGIC:
+        return "bad block magic (not \"EVBK\")";
+    case FRAME_HSIZE:
+        snprintf(buf, size, "impossible block header size %u", f->header_size);
+        return buf;
+    case FRAME_PAST_END:
+        snprintf(buf, size, "impossible block size: %u + %u bytes run past the end of the file", f->header_size,
+                 f->payload_size);
+        return buf;
+    case FRAME_CRC:
+        snprintf(buf, size, "block checksum mismatch (stored 0x%08x, computed 0x%08x)", f->stored_crc, f->crc);
+        return buf;
+    case FRAME_OK:
+    case FRAME_SHORT:
+        break;
+    }
+    return "bad block";
+}
+
+void evgen_rd_scan(evgen_reader *rd, uint64_t off)
+{
+    while (off < rd->size && !rd->oom) {
+        frame f;
+        frame_kind k = check_frame(rd, off, &f);
+        if (k == FRAME_OK) {
+            block(rd, &f);
+            off += (uint64_t)f.header_size + f.payload_size;
+            continue;
+        }
+        if (k == FRAME_SHORT) {
+            torn_tail(rd, off, "a block header");
+            return;
+        }
+        uint64_t torn;
+        uint64_t next = resync(rd, off + 1, &torn);
+        if (k == FRAME_PAST_END && next == rd->size) {
+            torn_tail(rd, off, "a block");
+            return;
+        }
+        char buf[160];
+        const char *what = frame_problem(k, &f, buf, sizeof buf);
+        if (next < rd->size)
+            evgen_rd_problem(rd, off, "%s: skipped %llu bytes to the next good block at offset %llu", what,
+                             (unsigned long long)(next - off), (unsigned long long)next);
+        else
+            evgen_rd_problem(rd, off, "%s: no good block after it", what);
+        if (next == rd->size && torn != UINT64_MAX) {
+            torn_tail(rd, torn, "a block");
+            return;
+        }
+        off = next;
+    }
+    if (!rd->has_end && rd->status != EVGEN_READ_TRUNCATED && !rd->oom) {
+        evgen_rd_problem(rd, rd->size, "no end block: the session was not closed (the trace may be incomplete)");
+        rd->status = EVGEN_READ_TRUNCATED;
+        rd->truncated_at = rd->size;
+    }
+}
