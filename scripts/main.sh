@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # main.sh — the main job: install what is missing, build (which generates gcevents' code with
-# evgen gen), describe and check manifest/gcevents.h, then emit a trace from the example.
+# evgen gen), describe and check manifest/gcevents.h, emit a trace from the example, dump it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -17,3 +17,7 @@ echo "== evgen check manifest/gcevents.h =="
 "$evgen" check manifest/gcevents.h
 echo "== examples/gcheapstats: a simulated GC traced with the generated FireEtw functions =="
 "$build/examples/gcheapstats/gcheapstats_simulate" "$build/gcheapstats.evtrace" 40
+echo "== evgen dump: the first GCs (GCStart, GCEnd, GCHeapStats with GenerationSize4, the POH) =="
+{ "$evgen" dump --event GCStart --event GCEnd --event GCHeapStats "$build/gcheapstats.evtrace" || true; } | head -n 6
+echo "== evgen dump --stats =="
+"$evgen" dump --stats "$build/gcheapstats.evtrace"

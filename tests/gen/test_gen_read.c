@@ -2,7 +2,7 @@
  * generated runtime side: every accessor of every event version returns the value fired; every
  * accessor on payloads cut at every length gives the value or "absent", never an out-of-bounds
  * read (each cut payload lives in a buffer of exactly its size, for AddressSanitizer); and
- * versions both ways, with a reader generated from an older manifest. */
+ * versions both ways, with a reader generated from an older manifest. Traces go through files. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -19,6 +19,7 @@
 #include "gcevents_runtime.h"
 #include "read_value.h"
 #include "roundtrip.h"
+#include "test_support.h"
 
 size_t gcevents_fire_all(void);
 uint64_t evgen_test_value(const char *event, unsigned version, const char *field);
@@ -38,21 +39,23 @@ static uint64_t digest(const void *data, size_t n)
 }
 
 typedef struct trace {
-    uint8_t *data;
-    size_t size;
+    char *dir;
+    char path[4200];
     evgen_reader *reader;
 } trace;
 
-/* Fires `fire` into a memory session and opens the trace. */
+/* Fires `fire` into a file session and opens the file (the reader maps it). */
 static void record(trace *t, size_t (*fire)(void))
 {
-    evgen_session *s = evgen_session_open_memory(NULL);
+    t->dir = evgen_test_tempdir();
+    snprintf(t->path, sizeof t->path, "%s/events.evtrace", t->dir);
+    evgen_session *s = evgen_session_open_file(t->path, NULL);
     assert_non_null(s);
     assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
     assert_true(fire() > 0);
-    assert_int_equal(evgen_session_close(s, NULL, &t->data, &t->size), 0);
+    assert_int_equal(evgen_session_close(s, NULL, NULL, NULL), 0);
     char *error = NULL;
-    t->reader = evgen_reader_open_memory(t->data, t->size, &error);
+    t->reader = evgen_reader_open(t->path, &error);
     if (!t->reader)
         fail_msg("cannot open the trace: %s", error);
 }
@@ -60,7 +63,8 @@ static void record(trace *t, size_t (*fire)(void))
 static void release(trace *t)
 {
     evgen_reader_close(t->reader);
-    free(t->data);
+    evgen_test_rmtree(t->dir);
+    free(t->dir);
 }
 
 static size_t fire_everything(void)
