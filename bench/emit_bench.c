@@ -12,33 +12,15 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_common.h"
 #include "evgen/runtime.h"
 #include "gcevents_runtime.h"
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static uint64_t monotonic_ns(void)
 {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_double);
-    return v[n / 2];
 }
 
 /* ---- the floor ------------------------------------------------------------------------- */
@@ -54,7 +36,7 @@ static double floor_run(const char *path, long events, int use_tsc)
         exit(1);
     }
     size_t used = 0;
-    double t0 = now_seconds();
+    double t0 = bench_now_seconds();
     for (long i = 0; i < events; i++) {
         uint64_t ts = use_tsc ? __builtin_ia32_rdtsc() : monotonic_ns();
         if (used + sizeof ts + sizeof payload > sizeof buffer) {
@@ -67,7 +49,7 @@ static double floor_run(const char *path, long events, int use_tsc)
     }
     fwrite(buffer, 1, used, f);
     fclose(f);
-    double t = now_seconds() - t0;
+    double t = bench_now_seconds() - t0;
     unlink(path);
     return t * 1e9 / (double)events;
 }
@@ -101,7 +83,7 @@ static double evgen_run(const char *path, long events, int threads, evgen_clock_
     evgen_session_enable(s, NULL, 5, ~0ull);
     pthread_t tid[8];
     emit_job job = {events / threads};
-    double t0 = now_seconds();
+    double t0 = bench_now_seconds();
     for (int i = 0; i < threads; i++)
         pthread_create(&tid[i], NULL, emit_thread, &job);
     for (int i = 0; i < threads; i++)
@@ -111,7 +93,7 @@ static double evgen_run(const char *path, long events, int threads, evgen_clock_
         perror("evgen_session_close");
         exit(1);
     }
-    double t = now_seconds() - t0;
+    double t = bench_now_seconds() - t0;
     struct stat st;
     stat(path, &st);
     *bytes_per_event = (double)st.st_size / (double)totals.written;
@@ -127,10 +109,10 @@ static double evgen_run(const char *path, long events, int threads, evgen_clock_
 
 static double disabled_run(long events)
 {
-    double t0 = now_seconds();
+    double t0 = bench_now_seconds();
     for (long i = 0; i < events; i++)
         FIRE_EVENT(GCHeapStats, (uint64_t)i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, (uint64_t)i, 15);
-    return (now_seconds() - t0) * 1e9 / (double)events;
+    return (bench_now_seconds() - t0) * 1e9 / (double)events;
 }
 
 int main(int argc, char **argv)
@@ -154,8 +136,8 @@ int main(int argc, char **argv)
         tsc[r] = evgen_run(path, events, 1, EVGEN_CLOCK_TSC, &bytes_tsc);
         off[r] = disabled_run(events * 10);
     }
-    double m_floor = median(floor_mono, runs), m_floor_tsc = median(floor_tsc, runs);
-    double m_one = median(one, runs), m_two = median(two, runs), m_tsc = median(tsc, runs), m_off = median(off, runs);
+    double m_floor = bench_median(floor_mono, runs), m_floor_tsc = bench_median(floor_tsc, runs);
+    double m_one = bench_median(one, runs), m_two = bench_median(two, runs), m_tsc = bench_median(tsc, runs), m_off = bench_median(off, runs);
     printf("emit_bench: %ld events per run, median of %d runs, GCHeapStats v2 (110-byte payload)\n", events, runs);
     printf("%-52s %8.2f ns/event\n", "EventEnabled + FIRE_EVENT, event disabled", m_off);
     printf("%-52s %8.1f ns/event  %6.1f M events/s\n", "floor: memcpy + clock_gettime + fwrite, 1 thread", m_floor,

@@ -12,31 +12,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_common.h"
 #include "evgen/reader.h"
 #include "evgen/runtime.h"
 #include "gcevents_reader.h"
 #include "gcevents_runtime.h"
 
 extern char **environ;
-
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
-static int compare_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n)
-{
-    qsort(v, (size_t)n, sizeof *v, compare_double);
-    return v[n / 2];
-}
 
 static void write_trace(const char *path, long events)
 {
@@ -57,7 +39,7 @@ static void write_trace(const char *path, long events)
 /* Reads every event and sums every field of GCHeapStats through the generated accessors. */
 static double read_run(const char *path, long events, uint64_t *checksum)
 {
-    double t0 = now_seconds();
+    double t0 = bench_now_seconds();
     evgen_reader *r = evgen_reader_open(path, NULL);
     if (!r) {
         fprintf(stderr, "cannot open %s\n", path);
@@ -77,7 +59,7 @@ static double read_run(const char *path, long events, uint64_t *checksum)
         n++;
     }
     evgen_reader_close(r);
-    double t = now_seconds() - t0;
+    double t = bench_now_seconds() - t0;
     if (n != events) {
         fprintf(stderr, "read %ld events of %ld\n", n, events);
         exit(1);
@@ -92,7 +74,7 @@ static double dump_run(const char *evgen, const char *path)
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
     const char *argv[] = {evgen, "dump", "--json", "--order", "file", path, NULL};
-    double t0 = now_seconds();
+    double t0 = bench_now_seconds();
     pid_t pid;
     if (posix_spawn(&pid, evgen, &actions, NULL, (char *const *)argv, environ) != 0) {
         perror(evgen);
@@ -105,7 +87,7 @@ static double dump_run(const char *evgen, const char *path)
         fprintf(stderr, "evgen dump failed\n");
         exit(1);
     }
-    return now_seconds() - t0;
+    return bench_now_seconds() - t0;
 }
 
 int main(int argc, char **argv)
@@ -132,7 +114,7 @@ int main(int argc, char **argv)
     write_trace(dump_path, dump_events);
     for (int r = 0; r < runs; r++)
         dumps[r] = dump_run(EVGEN_EXE, dump_path);
-    double m_read = median(reads, runs), m_dump = median(dumps, runs);
+    double m_read = bench_median(reads, runs), m_dump = bench_median(dumps, runs);
     printf("reader_bench: %ld GCHeapStats v2 events (%.1f MB, %.1f bytes/event), median of %d runs\n", events,
            (double)st.st_size / 1e6, (double)st.st_size / (double)events, runs);
     printf("%-48s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event  (checksum %llx)\n",
