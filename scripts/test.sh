@@ -19,4 +19,4 @@ run_suite() {
 
 run_suite plain
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    CC=clang run_suite sanitize -DEVGEN_SANITIZE=ON
+    CC=clang CXX=clang++ run_suite sanitize -DEVGEN_SANITIZE=ON
