@@ -3,15 +3,30 @@
 #   evgen_add_manifest(NAME gcevents MANIFEST manifest/gcevents.h [LOCK manifest/gcevents.lock]
 #                      [INCLUDE_DIRS dir...] [DEFINES NAME=VALUE...] [TESTS])
 #
-# gives the libraries NAME_runtime (the generated FireEtw serializers, on evgen_runtime) and
-# NAME_reader (the versioned accessors, on evgen_reader), and with TESTS the library
-# NAME_fire_all (a harness firing every event version). The code is
-# regenerated when the manifest, its lock or evgen changes; with LOCK, generation runs the
-# checks of `evgen check` and the build stops at the manifest line of a breaking change.
+# gives the libraries NAME_runtime (the generated FireEtw serializers, on evgen::runtime) and
+# NAME_reader (the versioned accessors, on evgen::reader), both with evgen::manifest_language,
+# and with TESTS the libraries NAME_fire_all (a harness firing every event version) and
+# NAME_read_all. With LOCK, generation runs the checks of `evgen check` and the build stops at
+# the manifest line of a breaking change.
+#
+# The code is regenerated when the manifest, any header it includes (evgen writes a depfile:
+# CMake >= 3.20 with a Ninja or Makefile generator), its lock or the evgen executable changes,
+# and only then. With other generators the depfile is not used, and the headers of the
+# manifest's directory and of INCLUDE_DIRS stand in for the ones it includes.
+#
+# The same function serves evgen's own build tree and projects that use an installed evgen
+# (find_package(evgen)): it names the targets evgen::evgen, evgen::runtime, evgen::reader and
+# evgen::manifest_language, imported targets there and aliases of evgen's own targets here.
 function(evgen_add_manifest)
     cmake_parse_arguments(M "TESTS" "NAME;MANIFEST;LOCK" "INCLUDE_DIRS;DEFINES" ${ARGN})
     if(NOT M_NAME OR NOT M_MANIFEST)
         message(FATAL_ERROR "evgen_add_manifest: NAME and MANIFEST are required")
+    endif()
+    if(M_UNPARSED_ARGUMENTS)
+        message(FATAL_ERROR "evgen_add_manifest: unexpected arguments: ${M_UNPARSED_ARGUMENTS}")
+    endif()
+    if(NOT TARGET evgen::evgen)
+        message(FATAL_ERROR "evgen_add_manifest: no evgen::evgen target: call find_package(evgen) first")
     endif()
     get_filename_component(manifest "${M_MANIFEST}" ABSOLUTE)
     if(NOT EXISTS "${manifest}")
@@ -25,42 +40,87 @@ function(evgen_add_manifest)
     file(MAKE_DIRECTORY "${out}")
 
     set(args gen "${manifest_rel}" -o "${out}" --name "${M_NAME}" --quiet)
-    set(depends evgen "${manifest}")
+    # evgen::evgen as a dependency: a new evgen regenerates (a target-level dependency too, when
+    # it is built in the same tree).
+    set(depends evgen::evgen "${manifest}")
     if(M_LOCK)
         get_filename_component(lock "${M_LOCK}" ABSOLUTE)
         list(APPEND args --lock "${lock}")
         list(APPEND depends "${lock}")
     endif()
+    set(include_dirs)
     foreach(dir IN LISTS M_INCLUDE_DIRS)
         get_filename_component(dir "${dir}" ABSOLUTE)
+        list(APPEND include_dirs "${dir}")
         list(APPEND args "-I${dir}")
     endforeach()
     foreach(def IN LISTS M_DEFINES)
         list(APPEND args "-D${def}")
     endforeach()
+    # NAME_runtime.h first: the depfile names the first output as its target.
     set(outputs "${out}/${M_NAME}_runtime.h" "${out}/${M_NAME}_runtime.c" "${out}/${M_NAME}_reader.h"
                 "${out}/${M_NAME}_reader.c")
     if(M_TESTS)
         list(APPEND args --tests)
         list(APPEND outputs "${out}/${M_NAME}_fire_all.c" "${out}/${M_NAME}_read_all.c")
     endif()
+
+    # The headers the manifest includes: from evgen's depfile where the generator reads depfiles
+    # of custom commands, else the headers beside the manifest and in INCLUDE_DIRS.
+    set(depfile_args)
+    if(CMAKE_VERSION VERSION_GREATER_EQUAL 3.20 AND CMAKE_GENERATOR MATCHES "Ninja|Makefiles")
+        set(depfile "${out}/${M_NAME}.d")
+        list(APPEND args --depfile "${depfile}")
+        set(depfile_args DEPFILE "${depfile}")
+    else()
+        set(globs "${manifest_dir}/*.h")
+        foreach(dir IN LISTS include_dirs)
+            list(APPEND globs "${dir}/*.h")
+        endforeach()
+        file(GLOB headers ${globs})
+        list(APPEND depends ${headers})
+        get_property(warned GLOBAL PROPERTY EVGEN_DEPFILE_FALLBACK_WARNED)
+        if(NOT warned)
+            set_property(GLOBAL PROPERTY EVGEN_DEPFILE_FALLBACK_WARNED TRUE)
+            message(STATUS "evgen_add_manifest: the ${CMAKE_GENERATOR} generator (CMake ${CMAKE_VERSION}) takes "
+                           "no depfile: generated code depends on the headers beside each manifest and in "
+                           "its INCLUDE_DIRS, not on exactly those it includes")
+        endif()
+    endif()
+    # evgen rewrites an output only when its content changes. Ninja re-checks outputs after the
+    # command (restat), so unchanged files recompile nothing; Make does not, and would run evgen
+    # on every build after an input is touched: there the outputs are touched.
+    set(touch)
+    if(NOT CMAKE_GENERATOR MATCHES "Ninja")
+        set(touch COMMAND "${CMAKE_COMMAND}" -E touch_nocreate ${outputs})
+    endif()
+
+    # Depfile paths are absolute; CMP0116 NEW has CMake rewrite them for the generator whatever
+    # policy version the calling project asks for.
+    cmake_policy(PUSH)
+    if(POLICY CMP0116)
+        cmake_policy(SET CMP0116 NEW)
+    endif()
     add_custom_command(
         OUTPUT ${outputs}
-        COMMAND evgen ${args}
+        COMMAND evgen::evgen ${args}
+        ${touch}
         DEPENDS ${depends}
+        ${depfile_args}
         WORKING_DIRECTORY "${CMAKE_SOURCE_DIR}"
         COMMENT "evgen: generating ${M_NAME} from ${manifest_rel}"
         VERBATIM)
+    cmake_policy(POP)
 
     add_library(${M_NAME}_runtime STATIC "${out}/${M_NAME}_runtime.c")
     target_include_directories(${M_NAME}_runtime PUBLIC "${out}" "${manifest_dir}" ${M_INCLUDE_DIRS})
     target_compile_definitions(${M_NAME}_runtime PUBLIC ${M_DEFINES})
-    target_link_libraries(${M_NAME}_runtime PUBLIC evgen_runtime evgen_manifest_language)
+    target_link_libraries(${M_NAME}_runtime PUBLIC evgen::runtime evgen::manifest_language)
     # The reader side: the offset tables and inline accessors, on libevgen-reader.
-    if(TARGET evgen_reader)
+    if(TARGET evgen::reader)
         add_library(${M_NAME}_reader STATIC "${out}/${M_NAME}_reader.c")
         target_include_directories(${M_NAME}_reader PUBLIC "${out}" "${manifest_dir}" ${M_INCLUDE_DIRS})
-        target_link_libraries(${M_NAME}_reader PUBLIC evgen_reader evgen_manifest_language)
+        target_link_libraries(${M_NAME}_reader PUBLIC evgen::reader evgen::manifest_language)
         if(M_TESTS)
             add_library(${M_NAME}_read_all STATIC "${out}/${M_NAME}_read_all.c")
             target_link_libraries(${M_NAME}_read_all PUBLIC ${M_NAME}_reader)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "context.h"
 #include "template.h"
@@ -62,6 +63,87 @@ bool evgen_valid_name(const char *name)
     return ok;
 }
 
+/* A path as the build tool must see it: absolute, without a leading "./". Caller frees. */
+static char *absolute_path(const char *path)
+{
+    if (path[0] == '/')
+        return evgen_xstrdup(path);
+    while (path[0] == '.' && path[1] == '/')
+        path += 2;
+    char *cwd = getcwd(NULL, 0);
+    if (!cwd) /* cannot happen in practice; the relative path is the best left */
+        return evgen_xstrdup(path);
+    char *abs = evgen_xasprintf("%s/%s", cwd, path);
+    free(cwd);
+    return abs;
+}
+
+/* Appends a path escaped as GCC escapes depfile paths, which Make, Ninja and CMake read back. */
+static void put_depfile_path(evgen_strbuf *sb, const char *path)
+{
+    for (const char *c = path; *c; c++) {
+        if (*c == ' ' || *c == '#')
+            evgen_sb_putc(sb, '\\');
+        else if (*c == '$')
+            evgen_sb_putc(sb, '$');
+        evgen_sb_putc(sb, *c);
+    }
+}
+
+char *evgen_depfile_render(const evgen_model *model, const evgen_generate_options *options)
+{
+    /* The prerequisites in order, each once: the manifest, what it includes, the lock. */
+    size_t n_paths = model->n_included_files + 2, n = 0;
+    char **deps = evgen_xcalloc(n_paths, sizeof *deps);
+    for (size_t i = 0; i < n_paths; i++) {
+        const char *p = i == 0                           ? model->manifest_path
+                        : i <= model->n_included_files ? model->included_files[i - 1]
+                                                       : options->lock_path;
+        if (!p)
+            continue;
+        char *abs = absolute_path(p);
+        bool seen = false;
+        for (size_t j = 0; j < n && !seen; j++)
+            seen = strcmp(deps[j], abs) == 0;
+        if (seen)
+            free(abs);
+        else
+            deps[n++] = abs;
+    }
+    evgen_strbuf sb;
+    evgen_sb_init(&sb);
+    char *target = evgen_xasprintf("%s/%s%s", options->out_dir, options->name, outputs[0].file_suffix);
+    char *abs_target = absolute_path(target);
+    put_depfile_path(&sb, abs_target);
+    evgen_sb_putc(&sb, ':');
+    for (size_t i = 0; i < n; i++) {
+        evgen_sb_puts(&sb, " \\\n  ");
+        put_depfile_path(&sb, deps[i]);
+        free(deps[i]);
+    }
+    evgen_sb_putc(&sb, '\n');
+    free(abs_target);
+    free(target);
+    free(deps);
+    return evgen_sb_take(&sb);
+}
+
+/* Writes `text` to `path` atomically, and only when it changed. Returns 0, or -1 after reporting. */
+static int write_if_changed(const char *path, const char *text, bool quiet, evgen_diags *diags)
+{
+    char *old = evgen_read_file(path, NULL);
+    bool same = old && strcmp(old, text) == 0;
+    int status = 0;
+    if (!same && evgen_write_file_atomic(path, text, strlen(text)) != 0) {
+        evgen_error(diags, NULL, EVGEN_D_IO, "cannot write '%s': %s", path, strerror(errno));
+        status = -1;
+    } else if (!quiet) {
+        printf("evgen gen: %s %s\n", same ? "unchanged" : "wrote", path);
+    }
+    free(old);
+    return status;
+}
+
 int evgen_generate(const evgen_model *model, const evgen_generate_options *options, evgen_diags *diags)
 {
     evgen_tvalue *context = evgen_build_context(model, options->name);
@@ -80,16 +162,14 @@ int evgen_generate(const evgen_model *model, const evgen_generate_options *optio
         if (!rendered[i])
             continue;
         char *path = evgen_xasprintf("%s/%s%s", options->out_dir, options->name, outputs[i].file_suffix);
-        char *old = evgen_read_file(path, NULL);
-        bool same = old && strcmp(old, rendered[i]) == 0;
-        if (!same && evgen_write_file_atomic(path, rendered[i], strlen(rendered[i])) != 0) {
-            evgen_error(diags, NULL, EVGEN_D_IO, "cannot write '%s': %s", path, strerror(errno));
-            status = -1;
-        } else if (!options->quiet) {
-            printf("evgen gen: %s %s\n", same ? "unchanged" : "wrote", path);
-        }
-        free(old);
+        status = write_if_changed(path, rendered[i], options->quiet, diags);
         free(path);
+    }
+    /* The depfile last: it exists only beside complete outputs. */
+    if (status == 0 && options->depfile) {
+        char *text = evgen_depfile_render(model, options);
+        status = write_if_changed(options->depfile, text, options->quiet, diags);
+        free(text);
     }
     for (size_t i = 0; i < N_OUTPUTS; i++)
         free(rendered[i]);

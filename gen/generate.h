@@ -13,12 +13,21 @@ typedef struct evgen_generate_options {
     const char *name;    /* prefix of files and symbols: NAME_runtime.h, NAME_manifest, ... */
     bool quiet;          /* no "wrote"/"unchanged" lines on stdout */
     bool tests;          /* also NAME_fire_all.c, the test harness that fires every event version */
+    const char *depfile; /* also a Make-style depfile here (NULL: none), for the build system */
+    const char *lock_path; /* the lock file read by --lock (NULL: none): a prerequisite in the depfile */
 } evgen_generate_options;
 
 /* Writes every generated file of a lowered model. Each file is written atomically (temporary
  * file + rename), and only when its content changed, so builds do not recompile needlessly.
  * Nothing is written unless every template rendered. Returns 0, or -1 after reporting errors. */
 int evgen_generate(const evgen_model *model, const evgen_generate_options *options, evgen_diags *diags);
+
+/* The depfile of a generation: the first generated file (out_dir/NAME_runtime.h) as the target,
+ * and as prerequisites the manifest, every file it includes (model->included_files: evgen's own
+ * embedded headers are not among them) and the lock file, each once. Paths are made absolute
+ * (the build tool that reads the depfile does not run in evgen's directory) and escaped for Make
+ * and Ninja: space as "\ ", '#' as "\#", '$' as "$$". Caller frees. */
+char *evgen_depfile_render(const evgen_model *model, const evgen_generate_options *options);
 
 /* The default name for a manifest: its file name without directory and extension, made a C
  * identifier. Caller frees. */

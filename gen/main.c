@@ -29,6 +29,7 @@ static const char usage_text[] =
     "  -o DIR                       gen: the output directory (it must exist)\n"
     "  --name NAME                  gen: the prefix of files and symbols (default: the manifest's name)\n"
     "  --quiet                      gen: do not list the files written\n"
+    "  --depfile PATH               gen: also write a Make-style depfile of the manifest's inputs\n"
     "  --tests                      gen: also the test harnesses NAME_fire_all.c and NAME_read_all.c\n"
     "  -I DIR, -D NAME[=VALUE], -U NAME, -isystem DIR, -include FILE, --target=TRIPLE, --sysroot=DIR\n"
     "                               passed to the C compiler that reads the manifest\n";
@@ -39,6 +40,7 @@ typedef struct cli {
     const char *lock_path;
     const char *out_dir;
     const char *name;
+    const char *depfile;
     bool json;
     bool quiet;
     bool tests;
@@ -76,13 +78,16 @@ static int parse_cli(int argc, char **argv, cli *c)
             c->quiet = true;
         } else if (strcmp(a, "--tests") == 0) {
             c->tests = true;
-        } else if (strcmp(a, "--lock") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--name") == 0) {
+        } else if (strcmp(a, "--lock") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--name") == 0 ||
+                   strcmp(a, "--depfile") == 0) {
             if (++i >= argc)
                 return usage_error("%s needs a value", a);
             if (strcmp(a, "--lock") == 0)
                 c->lock_path = argv[i];
             else if (strcmp(a, "-o") == 0)
                 c->out_dir = argv[i];
+            else if (strcmp(a, "--depfile") == 0)
+                c->depfile = argv[i];
             else
                 c->name = argv[i];
         } else if (strcmp(a, "--target") == 0) {
@@ -179,7 +184,7 @@ static int run_gen(const cli *c, const evgen_model *model, evgen_diags *diags)
         return EXIT_USAGE;
     }
     char *name = c->name ? evgen_xstrdup(c->name) : evgen_default_name(c->manifest);
-    evgen_generate_options options = {c->out_dir, name, c->quiet, c->tests};
+    evgen_generate_options options = {c->out_dir, name, c->quiet, c->tests, c->depfile, c->lock_path};
     int rc = evgen_generate(model, &options, diags);
     free(name);
     return rc == 0 ? EXIT_OK : EXIT_ERRORS;

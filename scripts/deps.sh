@@ -3,7 +3,7 @@
 # Sourced or run by scripts/main.sh and scripts/test.sh; does nothing when all is present.
 set -euo pipefail
 
-EVGEN_PACKAGES=(cmake ninja-build gcc g++ clang libclang-dev libclang-rt-dev libcmocka-dev libjson-c-dev)
+EVGEN_PACKAGES=(cmake ninja-build gcc g++ clang libclang-dev libclang-rt-dev libcmocka-dev libjson-c-dev pkg-config)
 
 missing=()
 for pkg in "${EVGEN_PACKAGES[@]}"; do
