@@ -54,7 +54,63 @@ static void scalar_access(evgen_kind kind, const char **type, const char **gette
     *type = "uint64_t";
 }
 
-static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_field *f, size_t index)
+/* The fixed-size loader of the fast path for a scalar kind, or NULL (pointer-sized, GUID, strings,
+ * bool: the table path). */
+static const char *fixed_loader(evgen_kind kind)
+{
+    switch (kind) {
+    case EVGEN_KIND_U8: return "evgen_fixed_u8";
+    case EVGEN_KIND_U16: return "evgen_fixed_u16";
+    case EVGEN_KIND_U32: return "evgen_fixed_u32";
+    case EVGEN_KIND_U64: return "evgen_fixed_u64";
+    case EVGEN_KIND_I8: return "evgen_fixed_i8";
+    case EVGEN_KIND_I16: return "evgen_fixed_i16";
+    case EVGEN_KIND_I32: return "evgen_fixed_i32";
+    case EVGEN_KIND_I64: return "evgen_fixed_i64";
+    case EVGEN_KIND_F32: return "evgen_fixed_f32";
+    case EVGEN_KIND_F64: return "evgen_fixed_f64";
+    case EVGEN_KIND_BOOL32: return "evgen_fixed_u32";
+    case EVGEN_KIND_BOOL8:
+    case EVGEN_KIND_GUID:
+    case EVGEN_KIND_PTR:
+    case EVGEN_KIND_UTF8Z:
+    case EVGEN_KIND_UTF16Z:
+    case EVGEN_KIND_STRUCT:
+    case EVGEN_KIND_COUNT:
+        break;
+    }
+    return NULL;
+}
+
+/* The slot of field `name` in a version, or NULL. */
+static const evgen_slot *slot_named(const evgen_version *ver, const char *name)
+{
+    for (size_t i = 0; i < ver->n_slots; i++)
+        if (strcmp(ver->slots[i].field->name, name) == 0)
+            return &ver->slots[i];
+    return NULL;
+}
+
+/* The first version from which `f` sits at one fixed offset (no variable field nor pointer before
+ * it) with one kind in every version up to the latest, or -1 if even the latest does not. */
+static int fixed_from(const evgen_event *e, const evgen_field *f)
+{
+    const evgen_slot *latest = slot_named(&e->versions[e->n_versions - 1], f->name);
+    if (!latest || latest->after >= 0 || latest->ptrs_before > 0 || !fixed_loader(latest->field->type.kind))
+        return -1;
+    int from = (int)e->n_versions - 1;
+    while (from > 0) {
+        const evgen_slot *s = slot_named(&e->versions[from - 1], f->name);
+        if (!s || s->after >= 0 || s->ptrs_before > 0 || s->offset != latest->offset ||
+            s->field->type.kind != latest->field->type.kind)
+            break;
+        from--;
+    }
+    return (int)e->versions[from].version;
+}
+
+static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_event *e, const evgen_field *f,
+                                     size_t index)
 {
     evgen_tvalue *m = evgen_tv_map();
     const char *type, *getter, *element_getter;
@@ -91,6 +147,15 @@ static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_field
         }
     }
     evgen_tv_map_set(m, "members", members);
+    int from = f->is_array ? -1 : fixed_from(e, f);
+    evgen_tv_map_set(m, "fixed", evgen_tv_bool(from >= 0));
+    if (from >= 0) {
+        const evgen_slot *latest = slot_named(&e->versions[e->n_versions - 1], f->name);
+        evgen_tv_map_set(m, "fixed_offset", evgen_tv_stringf("%uu", latest->offset));
+        evgen_tv_map_set(m, "fixed_size", evgen_tv_stringf("%uu", latest->size));
+        evgen_tv_map_set(m, "fixed_from", evgen_tv_stringf("%du", from));
+        evgen_tv_map_set(m, "fixed_loader", evgen_tv_string(fixed_loader(latest->field->type.kind)));
+    }
     return m;
 }
 
@@ -137,7 +202,7 @@ void evgen_add_reader_context(evgen_tvalue *event_map, const evgen_model *model,
 {
     evgen_tvalue *fields = evgen_tv_list();
     for (size_t k = 0; k < e->n_fields; k++)
-        evgen_tv_list_add(fields, field_accessors(model, &e->fields[k], k));
+        evgen_tv_list_add(fields, field_accessors(model, e, &e->fields[k], k));
     evgen_tv_map_set(event_map, "reader_fields", fields);
     evgen_tv_map_set(event_map, "n_fields", evgen_tv_stringf("%zu", e->n_fields));
     evgen_tv_map_set(event_map, "has_reader_fields", evgen_tv_bool(e->n_fields > 0));

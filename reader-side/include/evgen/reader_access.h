@@ -289,6 +289,35 @@ static inline evgen_guid evgen_element_guid(const uint8_t *p, uint32_t n)
         return GETTER(ev, &(LAYOUT), (K)); /* converted to TYPE as a return value */               \
     }
 
+/* Fixed-size loads for the fast path below. */
+static inline uint64_t evgen_fixed_u8(const uint8_t *p) { return p[0]; }
+static inline uint64_t evgen_fixed_u16(const uint8_t *p) { uint16_t v; memcpy(&v, p, 2); return v; }
+static inline uint64_t evgen_fixed_u32(const uint8_t *p) { uint32_t v; memcpy(&v, p, 4); return v; }
+static inline uint64_t evgen_fixed_u64(const uint8_t *p) { uint64_t v; memcpy(&v, p, 8); return v; }
+static inline int64_t evgen_fixed_i8(const uint8_t *p) { return (int8_t)p[0]; }
+static inline int64_t evgen_fixed_i16(const uint8_t *p) { int16_t v; memcpy(&v, p, 2); return v; }
+static inline int64_t evgen_fixed_i32(const uint8_t *p) { int32_t v; memcpy(&v, p, 4); return v; }
+static inline int64_t evgen_fixed_i64(const uint8_t *p) { int64_t v; memcpy(&v, p, 8); return v; }
+static inline double evgen_fixed_f32(const uint8_t *p) { float v; memcpy(&v, p, 4); return v; }
+static inline double evgen_fixed_f64(const uint8_t *p) { double v; memcpy(&v, p, 8); return v; }
+
+/* A field at the same fixed offset in every version from MIN_VERSION on (append-only makes that the
+ * rule; newer versions than the reader knows included): one compare of the version, one bounds
+ * check and one load, all constants; other versions (older, legacy) take the table. */
+#define EVGEN_READER_FIXED(EVENT, FIELD, TYPE, GETTER, LAYOUT, K, OFFSET, SIZE, MIN_VERSION, LOADER)  \
+    static inline int EVENT##_has_##FIELD(const evgen_event *ev)                                     \
+    {                                                                                               \
+        if (ev->version + 1u > (MIN_VERSION)) /* version >= MIN_VERSION, without always-true warnings */ \
+            return ev->size >= (OFFSET) + (SIZE);                                                    \
+        return evgen_access_has(ev, &(LAYOUT), (K));                                                \
+    }                                                                                               \
+    static inline TYPE EVENT##_##FIELD(const evgen_event *ev)                                        \
+    {                                                                                               \
+        if (ev->version + 1u > (MIN_VERSION))                                                        \
+            return ev->size >= (OFFSET) + (SIZE) ? LOADER(ev->payload + (OFFSET)) : 0;               \
+        return GETTER(ev, &(LAYOUT), (K));                                                          \
+    }
+
 #define EVGEN_READER_ARRAY(EVENT, FIELD, LAYOUT, K)                                                 \
     static inline int EVENT##_has_##FIELD(const evgen_event *ev)                                     \
     {                                                                                               \
