@@ -21,3 +21,6 @@ echo "== evgen dump: the first GCs (GCStart, GCEnd, GCHeapStats with GenerationS
 { "$evgen" dump --event GCStart --event GCEnd --event GCHeapStats "$build/gcheapstats.evtrace" || true; } | head -n 6
 echo "== evgen dump --stats =="
 "$evgen" dump --stats "$build/gcheapstats.evtrace"
+echo "== examples/gcheapstats: gcheapstats_report, the trace read back with the generated accessors =="
+"$build/examples/gcheapstats/gcheapstats_report" "$build/gcheapstats.evtrace" --svg "$build/gcheapstats.svg"
+echo "SVG chart of the sizes after each GC: $PWD/$build/gcheapstats.svg"

@@ -1,0 +1,33 @@
+/* trace_open.c — opens a trace for an example reader and reports its problems with their offsets. */
+#include "trace_open.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+evgen_reader *example_trace_open(const char *prog, const char *path)
+{
+    char *error = NULL;
+    evgen_reader *reader = evgen_reader_open(path, &error);
+    if (!reader) {
+        fprintf(stderr, "%s: %s: %s\n", prog, path, error ? error : "cannot open the trace");
+        free(error);
+    }
+    return reader;
+}
+
+int example_trace_problems(const char *prog, const char *path, const evgen_reader *reader)
+{
+    size_t count = 0;
+    const evgen_read_problem *problems = evgen_reader_problems(reader, &count);
+    for (size_t i = 0; i < count; i++)
+        fprintf(stderr, "%s: warning: %s: offset %llu: %s\n", prog, path, (unsigned long long)problems[i].offset,
+                problems[i].message);
+    uint64_t truncated_at = 0;
+    evgen_read_status status = evgen_reader_status(reader, &truncated_at);
+    if (status == EVGEN_READ_TRUNCATED)
+        fprintf(stderr, "%s: warning: %s: truncated: read up to offset %llu; the results above stop there\n", prog,
+                path, (unsigned long long)truncated_at);
+    else if (status == EVGEN_READ_CORRUPT)
+        fprintf(stderr, "%s: warning: %s: corrupt: the results above lack the skipped blocks\n", prog, path);
+    return status != EVGEN_READ_OK || count != 0;
+}

@@ -1,0 +1,14 @@
+/* table.h — gcheapstats_report's text output: a per-GC table in the manner of PerfView's GCStats,
+ * then totals (GCs per generation, max and mean pause, peak sizes). */
+#ifndef GCHEAPSTATS_TABLE_H
+#define GCHEAPSTATS_TABLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "gclog.h"
+
+/* Prints the table of `n` GCs (in GC number order) and the totals. */
+void table_print(FILE *out, const gclog_entry *gcs, size_t n);
+
+#endif /* GCHEAPSTATS_TABLE_H */

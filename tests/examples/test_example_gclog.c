@@ -1,0 +1,334 @@
+/* test_example_gclog.c — examples/gclog's library on scripted event sequences: each script is
+ * fired with the generated FireEtw functions, on the threads it names (the test's thread, a
+ * background GC thread, another user thread), into a memory session; read back in time order
+ * with libevgen-reader; and fed to gclog with the script's own timestamps (so that pauses are
+ * exact), after checking that the trace gives back the script's events in the script's order.
+ * Each test asserts the exact log lines: a gen0 GC, a non-concurrent gen2, a background gen2 with
+ * two foreground GCs inside it, and old event versions without suspensions. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "evgen/runtime.h"
+#include "gcevents_reader.h"
+#include "gcevents_runtime.h"
+#include "gclog.h"
+#include "script.h"
+#include "worker.h"
+
+typedef enum kind {
+    TRIGGERED, SUSPEND, SUSPEND_END, START, START_V0, GLOBAL, END, END_V0, HEAPSTATS, HEAPSTATS_V1, RESTART_BEGIN,
+    RESTART
+} kind;
+enum { MAIN, BGC, USER2, N_THREADS }; /* MAIN is the test's own thread */
+
+typedef struct step {
+    uint32_t at_us; /* the timestamp given to the event when it is read back */
+    int thread;
+    kind kind;
+    uint64_t v[10];
+} step;
+
+#define EV_TRIG(t, th, reason) {t, th, TRIGGERED, {reason}}
+#define EV_SUSP(t, th, reason, count) {t, th, SUSPEND, {reason, count}}
+#define EV_SUSP_END(t, th) {t, th, SUSPEND_END, {0}}
+#define EV_START(t, th, n, gen, reason, type) {t, th, START, {n, gen, reason, type}}
+#define EV_START_V0(t, th, n, reason) {t, th, START_V0, {n, reason}}
+#define EV_GLOBAL(t, th, gen, mechanisms) {t, th, GLOBAL, {gen, mechanisms}}
+#define EV_END(t, th, n, gen) {t, th, END, {n, gen}}
+#define EV_END_V0(t, th, n, gen) {t, th, END_V0, {n, gen}}
+/* sizes gen0, gen1, gen2, LOH, POH, then promoted bytes out of gen0 .. POH */
+#define EV_HEAP(t, th, ...) {t, th, HEAPSTATS, {__VA_ARGS__}}
+#define EV_HEAP_V1(t, th, ...) {t, th, HEAPSTATS_V1, {__VA_ARGS__}}
+#define EV_RESTART_BEGIN(t, th) {t, th, RESTART_BEGIN, {0}}
+#define EV_RESTART(t, th) {t, th, RESTART, {0}}
+
+enum { COMPACTING = GCLOG_MECHANISM_PROMOTION | GCLOG_MECHANISM_COMPACTION, SWEEPING = GCLOG_MECHANISM_PROMOTION };
+
+/* FireEtw failures, counted on whichever thread fired (worker_run orders the accesses); a cmocka
+ * assertion must not fail on another thread than the test's. */
+static int fire_failures;
+
+static void fire(void *arg)
+{
+    const step *s = arg;
+    const uint64_t *v = s->v;
+    uint32_t rc = 0;
+    switch (s->kind) {
+    case TRIGGERED: rc = FireEtwGCTriggered((uint32_t)v[0], 1); break;
+    case SUSPEND: rc = FireEtwGCSuspendEEBegin((uint32_t)v[0], (uint32_t)v[1], 1); break;
+    case SUSPEND_END: rc = FireEtwGCSuspendEEEnd(1); break;
+    case START: rc = FireEtwGCStart((uint32_t)v[0], (uint32_t)v[1], (uint32_t)v[2], (uint32_t)v[3], 1, 0); break;
+    case START_V0: rc = FireEtwGCStart_V0((uint32_t)v[0], (uint32_t)v[1]); break;
+    case GLOBAL:
+        rc = FireEtwGCGlobalHeapHistory(6000000, 1, (uint32_t)v[0], 0, GCReason_AllocSmall, (uint32_t)v[1], 1,
+                                        GCPauseMode_Interactive, 0, 0, 0, 0, NULL);
+        break;
+    case END: rc = FireEtwGCEnd((uint32_t)v[0], (uint32_t)v[1], 1); break;
+    case END_V0: rc = FireEtwGCEnd_V0((uint32_t)v[0], (uint16_t)v[1]); break;
+    case HEAPSTATS:
+        rc = FireEtwGCHeapStats(v[0], v[5], v[1], v[6], v[2], v[7], v[3], v[8], 0, 0, 0, 0, 0, 1, v[4], v[9]);
+        break;
+    case HEAPSTATS_V1:
+        rc = FireEtwGCHeapStats_V1(v[0], v[5], v[1], v[6], v[2], v[7], v[3], v[8], 0, 0, 0, 0, 0, 1);
+        break;
+    case RESTART_BEGIN: rc = FireEtwGCRestartEEBegin(1); break;
+    case RESTART: rc = FireEtwGCRestartEEEnd(1); break;
+    }
+    fire_failures += rc != EVGEN_EMIT_OK;
+}
+
+static int matches(kind k, const evgen_event *ev)
+{
+    switch (k) {
+    case TRIGGERED: return GCTriggered_is(ev);
+    case SUSPEND: return GCSuspendEEBegin_is(ev);
+    case SUSPEND_END: return GCSuspendEEEnd_is(ev);
+    case START: return GCStart_is(ev) && ev->version == 2;
+    case START_V0: return GCStart_is(ev) && ev->version == 0;
+    case GLOBAL: return GCGlobalHeapHistory_is(ev);
+    case END: return GCEnd_is(ev) && ev->version == 1;
+    case END_V0: return GCEnd_is(ev) && ev->version == 0;
+    case HEAPSTATS: return GCHeapStats_is(ev) && ev->version == 2;
+    case HEAPSTATS_V1: return GCHeapStats_is(ev) && ev->version == 1;
+    case RESTART_BEGIN: return GCRestartEEBegin_is(ev);
+    case RESTART: return GCRestartEEEnd_is(ev);
+    }
+    return 0;
+}
+
+typedef struct script {
+    const step *steps;
+    size_t n;
+} script;
+
+static void play(void *arg)
+{
+    const script *sc = arg;
+    worker *threads[N_THREADS] = {NULL};
+    for (int t = 1; t < N_THREADS; t++)
+        assert_non_null(threads[t] = worker_start());
+    for (size_t i = 0; i < sc->n; i++) {
+        if (sc->steps[i].thread == MAIN)
+            fire((void *)&sc->steps[i]);
+        else
+            worker_run(threads[sc->steps[i].thread], fire, (void *)&sc->steps[i]);
+    }
+    for (int t = 1; t < N_THREADS; t++)
+        worker_stop(threads[t]); /* their buffers go to the session as they exit */
+    assert_int_equal(fire_failures, 0);
+}
+
+typedef struct result {
+    char lines[16][512];
+    size_t n_lines;
+    size_t before_finish; /* entries handed out before gclog_finish */
+    uint64_t thread_of[N_THREADS];
+} result;
+
+static void take(gclog *log, result *r)
+{
+    gclog_entry e;
+    while (gclog_next(log, &e)) {
+        assert_true(r->n_lines < 16);
+        gclog_format(&e, r->lines[r->n_lines++], sizeof r->lines[0]);
+    }
+}
+
+static void run_script(const step *steps, size_t n, result *r)
+{
+    memset(r, 0, sizeof *r);
+    script sc = {steps, n};
+    size_t size = 0;
+    uint8_t *data = script_record(play, &sc, &size);
+    char *error = NULL;
+    evgen_reader *reader = evgen_reader_open_memory(data, size, &error);
+    if (!reader)
+        fail_msg("cannot read the scripted trace: %s", error);
+    assert_int_equal(evgen_reader_status(reader, NULL), EVGEN_READ_OK);
+    gclog *log = gclog_new();
+    assert_non_null(log);
+    evgen_event ev;
+    size_t i = 0;
+    evgen_reader_rewind(reader, EVGEN_ORDER_TIME);
+    while (evgen_reader_next(reader, &ev)) {
+        assert_true(i < n);
+        if (!matches(steps[i].kind, &ev))
+            fail_msg("event %zu of the trace is %s v%u, not the script's step %zu", i, ev.info->name, ev.version, i);
+        if (!r->thread_of[steps[i].thread])
+            r->thread_of[steps[i].thread] = ev.thread_id;
+        assert_int_equal(r->thread_of[steps[i].thread], ev.thread_id);
+        evgen_event scripted = ev;
+        scripted.timestamp_ns = (uint64_t)steps[i].at_us * 1000;
+        assert_int_equal(gclog_feed(log, &scripted), 0);
+        take(log, r);
+        i++;
+    }
+    assert_int_equal(i, n);
+    r->before_finish = r->n_lines;
+    assert_int_equal(gclog_finish(log), 0);
+    take(log, r);
+    gclog_free(log);
+    evgen_reader_close(reader);
+    free(data);
+    free(error);
+}
+
+static void assert_lines(const result *r, const char *const *expect, size_t n)
+{
+    for (size_t i = 0; i < r->n_lines && i < n; i++)
+        assert_string_equal(r->lines[i], expect[i]);
+    assert_int_equal(r->n_lines, n);
+}
+
+/* A gen0 GC: pause from the suspension's beginning to the restart's end. */
+static void test_gen0(void **state)
+{
+    (void)state;
+    static const step steps[] = {
+        EV_TRIG(1000, MAIN, GCReason_AllocSmall),
+        EV_SUSP(1010, MAIN, GCSuspendEEReason_SuspendForGC, 0),
+        EV_SUSP_END(1050, MAIN),
+        EV_START(1100, MAIN, 1, 0, GCReason_AllocSmall, GCType_NonConcurrentGC),
+        EV_GLOBAL(1600, MAIN, 0, COMPACTING),
+        EV_END(1700, MAIN, 1, 0),
+        EV_HEAP(1710, MAIN, 0, 1500000, 0, 3000000, 250000, 1500000, 0, 0, 0, 0),
+        EV_RESTART_BEGIN(1800, MAIN),
+        EV_RESTART(1850, MAIN),
+    };
+    static const char *const expect[] = {
+        "GC #1: gen0 NonConcurrent AllocSmall, at 1.100 ms, pause 0.840 ms, after (MB) gen0 0.000 gen1 1.500 "
+        "gen2 0.000 LOH 3.000 POH 0.250, compacting",
+    };
+    result r;
+    run_script(steps, sizeof steps / sizeof steps[0], &r);
+    assert_lines(&r, expect, 1);
+    assert_int_equal(r.before_finish, 1); /* handed out at its restart, not at the end of the trace */
+}
+
+/* A blocking gen2 that swept (GlobalMechanisms without 0x2). */
+static void test_nonconcurrent_gen2(void **state)
+{
+    (void)state;
+    static const step steps[] = {
+        EV_TRIG(5000, MAIN, GCReason_Induced),
+        EV_SUSP(5010, MAIN, GCSuspendEEReason_SuspendForGC, 1),
+        EV_SUSP_END(5030, MAIN),
+        EV_START(5100, MAIN, 2, 2, GCReason_Induced, GCType_NonConcurrentGC),
+        EV_GLOBAL(7000, MAIN, 2, SWEEPING),
+        EV_END(7100, MAIN, 2, 2),
+        EV_HEAP(7110, MAIN, 0, 0, 4200000, 2100000, 250000, 300000, 700000, 3200000, 2100000, 250000),
+        EV_RESTART_BEGIN(7200, MAIN),
+        EV_RESTART(7260, MAIN),
+    };
+    static const char *const expect[] = {
+        "GC #2: gen2 NonConcurrent Induced, at 5.100 ms, pause 2.250 ms, after (MB) gen0 0.000 gen1 0.000 "
+        "gen2 4.200 LOH 2.100 POH 0.250, non-compacting",
+    };
+    result r;
+    run_script(steps, sizeof steps / sizeof steps[0], &r);
+    assert_lines(&r, expect, 1);
+    assert_int_equal(r.before_finish, 1);
+}
+
+/* A background gen2 (#5) started by the user thread, run by its own thread, with a foreground gen0
+ * (#6, the user thread) and a foreground gen1 (#7, another user thread) inside it; its pause is its
+ * initial and final suspensions, 440 + 330 us, not the foreground GCs' (750 and 1020 us). */
+static void test_background_with_foreground(void **state)
+{
+    (void)state;
+    static const step steps[] = {
+        EV_TRIG(10000, MAIN, GCReason_AllocSmall),
+        EV_SUSP(10010, MAIN, GCSuspendEEReason_SuspendForGC, 4),
+        EV_SUSP_END(10060, MAIN),
+        EV_START(10100, MAIN, 5, 2, GCReason_AllocSmall, GCType_BackgroundGC),
+        EV_RESTART_BEGIN(10400, BGC),
+        EV_RESTART(10450, BGC),
+        /* concurrent marking; a foreground gen0 */
+        EV_TRIG(12000, MAIN, GCReason_AllocSmall),
+        EV_SUSP(12010, MAIN, GCSuspendEEReason_SuspendForGC, 5),
+        EV_SUSP_END(12050, MAIN),
+        EV_START(12100, MAIN, 6, 0, GCReason_AllocSmall, GCType_ForegroundGC),
+        EV_GLOBAL(12500, MAIN, 0, COMPACTING),
+        EV_END(12600, MAIN, 6, 0),
+        EV_HEAP(12610, MAIN, 0, 2000000, 9000000, 3000000, 250000, 2000000, 0, 0, 0, 0),
+        EV_RESTART_BEGIN(12700, MAIN),
+        EV_RESTART(12760, MAIN),
+        /* a foreground gen1, triggered on another thread */
+        EV_TRIG(14000, USER2, GCReason_AllocSmall),
+        EV_SUSP(14010, USER2, GCSuspendEEReason_SuspendForGC, 6),
+        EV_SUSP_END(14040, USER2),
+        EV_START(14100, USER2, 7, 1, GCReason_AllocSmall, GCType_ForegroundGC),
+        EV_GLOBAL(14800, USER2, 1, SWEEPING),
+        EV_END(14900, USER2, 7, 1),
+        EV_HEAP(14910, USER2, 0, 500000, 10500000, 3200000, 260000, 500000, 1500000, 0, 0, 0),
+        EV_RESTART_BEGIN(15000, USER2),
+        EV_RESTART(15030, USER2),
+        /* the final mark, then the concurrent sweep and the end */
+        EV_SUSP(16000, BGC, GCSuspendEEReason_SuspendForGCPrep, 7),
+        EV_SUSP_END(16050, BGC),
+        EV_RESTART_BEGIN(16300, BGC),
+        EV_RESTART(16330, BGC),
+        EV_GLOBAL(18000, BGC, 2, GCLOG_MECHANISM_CONCURRENT),
+        EV_END(18100, BGC, 5, 2),
+        EV_HEAP(18110, BGC, 1234567, 500000, 6000000, 2000000, 200000, 0, 0, 6000000, 2000000, 200000),
+    };
+    static const char *const expect[] = {
+        "GC #6: gen0 Foreground AllocSmall, at 12.100 ms, pause 0.750 ms, after (MB) gen0 0.000 gen1 2.000 "
+        "gen2 9.000 LOH 3.000 POH 0.250, compacting",
+        "GC #7: gen1 Foreground AllocSmall, at 14.100 ms, pause 1.020 ms, after (MB) gen0 0.000 gen1 0.500 "
+        "gen2 10.500 LOH 3.200 POH 0.260, non-compacting",
+        "GC #5: gen2 Background AllocSmall, at 10.100 ms, pause 0.770 ms in 2 suspensions, after (MB) gen0 1.235 "
+        "gen1 0.500 gen2 6.000 LOH 2.000 POH 0.200, non-compacting",
+    };
+    result r;
+    run_script(steps, sizeof steps / sizeof steps[0], &r);
+    assert_lines(&r, expect, 3);
+    assert_int_equal(r.before_finish, 3);
+    /* three threads really wrote the trace */
+    assert_true(r.thread_of[MAIN] != r.thread_of[BGC] && r.thread_of[MAIN] != r.thread_of[USER2] &&
+                r.thread_of[BGC] != r.thread_of[USER2]);
+}
+
+/* Old versions and no suspension events: GCStart v0 (no Depth, no Type: GCEnd v0's Depth),
+ * GCHeapStats v1 (no POH), a pause from GCStart to GCEnd, a suspension without a GC (charged to
+ * nobody), and a GC the trace ends inside of. */
+static void test_old_versions_and_incomplete(void **state)
+{
+    (void)state;
+    static const step steps[] = {
+        EV_START_V0(1000, MAIN, 1, GCReason_Induced),
+        EV_END_V0(1500, MAIN, 1, 1),
+        EV_HEAP_V1(1510, MAIN, 0, 700000, 0, 1000000, 0, 300000, 0, 0, 0, 0),
+        EV_SUSP(2000, MAIN, GCSuspendEEReason_SuspendForDebugger, 1),
+        EV_RESTART(2500, MAIN),
+        EV_TRIG(2990, MAIN, GCReason_AllocLarge),
+        EV_START(3000, MAIN, 2, 0, GCReason_AllocLarge, GCType_NonConcurrentGC),
+    };
+    static const char *const expect[] = {
+        "GC #1: gen1 NonConcurrent Induced, at 1.000 ms, pause 0.500 ms (GCStart to GCEnd), after (MB) gen0 0.000 "
+        "gen1 0.700 gen2 0.000 LOH 1.000, compaction ?",
+        "GC #2: gen0 NonConcurrent AllocLarge, at 3.000 ms, pause ?, after ?, compaction ?, incomplete (no GCEnd)",
+    };
+    result r;
+    run_script(steps, sizeof steps / sizeof steps[0], &r);
+    assert_lines(&r, expect, 2);
+    assert_int_equal(r.before_finish, 1);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_gen0),
+        cmocka_unit_test(test_nonconcurrent_gen2),
+        cmocka_unit_test(test_background_with_foreground),
+        cmocka_unit_test(test_old_versions_and_incomplete),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
