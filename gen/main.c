@@ -6,6 +6,7 @@
 #include "describe.h"
 #include "evgen/dump.h"
 #include "generate.h"
+#include "golden.h"
 #include "pipeline.h"
 #include "util.h"
 
@@ -26,6 +27,7 @@ static const char usage_text[] =
     "\n"
     "options:\n"
     "  --lock PATH                  the lock file (default: the manifest's path with .lock)\n"
+    "  --traces DIR                 lock: also record a golden trace of the versions DIR's traces lack\n"
     "  -o DIR                       gen: the output directory (it must exist)\n"
     "  --name NAME                  gen: the prefix of files and symbols (default: the manifest's name)\n"
     "  --quiet                      gen: do not list the files written\n"
@@ -40,6 +42,7 @@ typedef struct cli {
     const char *lock_path;
     const char *out_dir;
     const char *name;
+    const char *traces;
     const char *depfile;
     bool json;
     bool quiet;
@@ -78,6 +81,10 @@ static int parse_cli(int argc, char **argv, cli *c)
             c->quiet = true;
         } else if (strcmp(a, "--tests") == 0) {
             c->tests = true;
+        } else if (strcmp(a, "--traces") == 0) {
+            if (++i >= argc)
+                return usage_error("%s needs a directory", a);
+            c->traces = argv[i];
         } else if (strcmp(a, "--lock") == 0 || strcmp(a, "-o") == 0 || strcmp(a, "--name") == 0 ||
                    strcmp(a, "--depfile") == 0) {
             if (++i >= argc)
@@ -165,6 +172,15 @@ static char *unlocked_versions(const evgen_model *model, const evgen_lock *lock,
     return evgen_sb_take(&sb);
 }
 
+/* `evgen lock --traces DIR`: a golden trace of every locked version DIR's traces lack. */
+static int record_golden(const cli *c, const evgen_model *model, evgen_diags *diags)
+{
+    char *name = c->name ? evgen_xstrdup(c->name) : evgen_default_name(c->manifest);
+    int rc = evgen_golden_record(model, name, c->traces, diags);
+    free(name);
+    return rc;
+}
+
 /* `evgen gen`: with --lock, the lock's checks first; then every generated file. */
 static int run_gen(const cli *c, const evgen_model *model, evgen_diags *diags)
 {
@@ -234,6 +250,8 @@ static int run(const cli *c, evgen_diags *diags)
                 if (status == EXIT_OK)
                     printf("evgen lock: %s: %zu events, %zu versions locked%s%s\n", lock_path, model.n_events,
                            count_versions(&model), n_new ? "; newly locked: " : "; nothing new", fresh);
+                if (status == EXIT_OK && c->traces && record_golden(c, &model, diags) != 0)
+                    status = EXIT_ERRORS;
                 free(old);
                 free(text);
             } else {

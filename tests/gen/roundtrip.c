@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "evgen/runtime.h"
+#include "golden_values.h"
 #include "test_support.h"
 #include "trace_parse.h"
 
@@ -24,22 +25,6 @@
 typedef uint16_t evgen_char16_units; /* evgen_char16 in C: UTF-16 code units */
 
 /* ---- values derived from (event, version, field) ---------------------------------------- */
-
-static uint64_t mix(uint64_t x)
-{
-    x += 0x9e3779b97f4a7c15ull;
-    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
-    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
-    return x ^ (x >> 31);
-}
-
-static uint64_t hash_string(const char *s)
-{
-    uint64_t h = 0xcbf29ce484222325ull;
-    for (; *s; s++)
-        h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-    return h;
-}
 
 uint64_t evgen_test_value(const char *event, unsigned version, const char *field);
 uint32_t evgen_test_count(const char *event, unsigned version, const char *field);
@@ -51,25 +36,22 @@ void evgen_test_guid(evgen_guid *guid, const char *event, unsigned version, cons
 
 uint64_t evgen_test_value(const char *event, unsigned version, const char *field)
 {
-    return mix(hash_string(event) ^ mix(version + 1) ^ (hash_string(field) * 31));
+    return evgen_golden_value(event, version, field);
 }
 
-/* Arrays get 0 to 3 elements. */
 uint32_t evgen_test_count(const char *event, unsigned version, const char *field)
 {
-    return (uint32_t)(evgen_test_value(event, version, field) % 4);
+    return evgen_golden_count(event, version, field);
 }
 
-/* Strings are empty, short or long (300 characters), by value. */
 static size_t string_length(uint64_t v)
 {
-    return v % 3 == 0 ? 0 : v % 3 == 1 ? 5 : 300;
+    return evgen_golden_string_length(v);
 }
 
 static uint16_t string_unit(uint64_t v, size_t i)
 {
-    static const uint16_t extra[] = {0x00e9, 0x4e2d, 0x0416}; /* é, 中, Ж: real UTF-16 */
-    return i % 11 == 10 ? extra[(v + i) % 3] : (uint16_t)('a' + (v + i * 7) % 26);
+    return evgen_golden_utf16_unit(v, i);
 }
 
 #define RING 64 /* more than the variable-length arguments of one call */
@@ -90,7 +72,7 @@ const char *evgen_test_utf8(const char *event, unsigned version, const char *fie
     size_t n = string_length(v);
     char *s = ring_buffer(n + 1);
     for (size_t i = 0; i < n; i++)
-        s[i] = (char)('a' + (v + i * 7) % 26);
+        s[i] = evgen_golden_utf8_char(v, i);
     return s;
 }
 
@@ -106,7 +88,7 @@ const evgen_char16_units *evgen_test_utf16(const char *event, unsigned version, 
 
 static uint8_t array_byte(uint64_t v, size_t i)
 {
-    return (uint8_t)((v >> (8 * (i % 8))) ^ i);
+    return evgen_golden_byte(v, i);
 }
 
 const void *evgen_test_array(const char *event, unsigned version, const char *field, uint32_t count,
@@ -222,7 +204,7 @@ static bytes expected_payload(const char *event, unsigned version, json_object *
         } else if (strcmp(type, "utf8z") == 0 || strcmp(type, "utf16z") == 0) {
             size_t n = string_length(v), unit = type[3] == '8' ? 1 : 2;
             for (size_t k = 0; k < n; k++)
-                put_le(&b, unit == 1 ? (uint64_t)('a' + (v + k * 7) % 26) : string_unit(v, k), unit);
+                put_le(&b, unit == 1 ? (uint64_t)(unsigned char)evgen_golden_utf8_char(v, k) : string_unit(v, k), unit);
             put_le(&b, 0, unit);
             fixed = false;
         } else if (strcmp(type, "float32") == 0) {

@@ -1,0 +1,313 @@
+/* golden.c — golden traces: `evgen lock --traces DIR` records, for every locked version no golden
+ * trace of DIR holds yet, a new trace with those event versions fired with the deterministic
+ * values of golden_values.h, written by today's writer (libevgen-runtime) through descriptors
+ * built from the model. Golden traces are committed and never rewritten; tests read them all. */
+#include "golden.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "evgen/runtime.h"
+#include "evgen/runtime_emit.h"
+#include "golden_values.h"
+#include "util.h"
+
+/* ---- descriptors from the model --------------------------------------------------------- */
+
+typedef struct built {
+    evgen_manifest_desc manifest;
+    const char **providers;
+    evgen_enum_desc *enums;
+    evgen_struct_desc *structs;
+    evgen_event_desc *events;
+    uint8_t *enabled;
+    void **blocks; /* everything else allocated, freed with the rest */
+    size_t n_blocks;
+} built;
+
+static void *keep(built *b, size_t size)
+{
+    void *p = evgen_xcalloc(1, size);
+    *EVGEN_PUSH(b->blocks, b->n_blocks) = p;
+    return p;
+}
+
+static uint8_t wire_kind(evgen_kind kind)
+{
+    return (uint8_t)(kind + 1); /* evgen_kind and evgen_wire_kind list the kinds in one order */
+}
+
+static int version_index_of(const evgen_version *ver, const char *name)
+{
+    for (size_t i = 0; i < ver->n_slots; i++)
+        if (strcmp(ver->slots[i].field->name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
+static void build_versions(built *b, const evgen_model *model, const evgen_event *e, evgen_event_desc *ed)
+{
+    evgen_version_desc *vd = keep(b, e->n_versions * sizeof *vd);
+    for (size_t v = 0; v < e->n_versions; v++) {
+        const evgen_version *ver = &e->versions[v];
+        evgen_field_desc *fd = keep(b, (ver->n_slots ? ver->n_slots : 1) * sizeof *fd);
+        for (size_t i = 0; i < ver->n_slots; i++) {
+            const evgen_field *f = ver->slots[i].field;
+            fd[i].name = f->name;
+            fd[i].kind = wire_kind(f->type.kind);
+            fd[i].flags = f->is_array ? EVGEN_FIELD_ARRAY : 0;
+            fd[i].enum_index = (int16_t)f->type.enum_index;
+            fd[i].struct_index = (int16_t)f->type.struct_index;
+            fd[i].count_field = (int16_t)(f->is_array ? version_index_of(ver, f->count_name) : -1);
+        }
+        (void)model;
+        vd[v].size = sizeof vd[v];
+        vd[v].version = (uint16_t)ver->version;
+        vd[v].flags = (uint16_t)((ver->legacy ? EVGEN_VERSION_LEGACY : 0) | (ver->variable_size ? EVGEN_VERSION_VARIABLE : 0));
+        vd[v].fixed_size = ver->variable_size ? 0 : ver->fixed_size; /* 8-byte pointers: this host's */
+        vd[v].fields = ver->n_slots ? fd : NULL;
+        vd[v].n_fields = (uint32_t)ver->n_slots;
+    }
+    ed->versions = vd;
+    ed->n_versions = (uint32_t)e->n_versions;
+}
+
+static void build(built *b, const evgen_model *model, const char *name)
+{
+    memset(b, 0, sizeof *b);
+    b->providers = keep(b, (model->n_providers + 1) * sizeof *b->providers);
+    for (size_t p = 0; p < model->n_providers; p++)
+        b->providers[p] = model->providers[p].name;
+    b->enums = keep(b, (model->n_enums + 1) * sizeof *b->enums);
+    for (size_t i = 0; i < model->n_enums; i++) {
+        const evgen_enum *en = &model->enums[i];
+        evgen_enum_const_desc *c = keep(b, (en->n_consts + 1) * sizeof *c);
+        for (size_t k = 0; k < en->n_consts; k++) {
+            c[k].name = en->consts[k].display_name;
+            c[k].value = en->consts[k].value;
+        }
+        b->enums[i] = (evgen_enum_desc){sizeof(evgen_enum_desc), en->name, c, (uint32_t)en->n_consts};
+    }
+    b->structs = keep(b, (model->n_structs + 1) * sizeof *b->structs);
+    for (size_t i = 0; i < model->n_structs; i++) {
+        const evgen_struct *st = &model->structs[i];
+        evgen_member_desc *m = keep(b, (st->n_members + 1) * sizeof *m);
+        for (size_t k = 0; k < st->n_members; k++)
+            m[k] = (evgen_member_desc){st->members[k].name, wire_kind(st->members[k].kind),
+                                       (int16_t)st->members[k].enum_index, st->members[k].offset};
+        b->structs[i] = (evgen_struct_desc){sizeof(evgen_struct_desc), st->name, st->size, m, (uint32_t)st->n_members};
+    }
+    b->events = keep(b, (model->n_events + 1) * sizeof *b->events);
+    uint32_t types = 0;
+    for (size_t i = 0; i < model->n_events; i++) {
+        const evgen_event *e = &model->events[i];
+        evgen_event_desc *ed = &b->events[i];
+        ed->size = sizeof *ed;
+        ed->name = e->name;
+        ed->provider = (uint32_t)e->provider_index;
+        ed->id = (uint32_t)e->id;
+        ed->level = (uint8_t)e->level;
+        ed->keywords = e->keywords;
+        ed->type_offset = types;
+        build_versions(b, model, e, ed);
+        types += (uint32_t)e->n_versions;
+    }
+    b->enabled = keep(b, model->n_events + 1);
+    b->manifest = (evgen_manifest_desc){sizeof(evgen_manifest_desc), EVGEN_RUNTIME_ABI, name, b->providers,
+                                        (uint32_t)model->n_providers, b->events, (uint32_t)model->n_events, types,
+                                        b->enums, (uint32_t)model->n_enums, b->structs, (uint32_t)model->n_structs,
+                                        b->enabled, 0, NULL};
+}
+
+/* ---- payloads --------------------------------------------------------------------------- */
+
+static void put_le(evgen_strbuf *sb, uint64_t v, unsigned n)
+{
+    for (unsigned i = 0; i < n; i++)
+        evgen_sb_putc(sb, (char)(uint8_t)(v >> (8 * i)));
+}
+
+/* The payload of one version, field by field, with the golden values. */
+static void golden_payload(const evgen_model *model, const evgen_event *e, const evgen_version *ver, evgen_strbuf *sb)
+{
+    uint32_t counts[256] = {0};
+    for (size_t i = 0; i < ver->n_slots; i++) {
+        const evgen_field *f = ver->slots[i].field;
+        uint64_t v = evgen_golden_value(e->name, ver->version, f->name);
+        bool is_count = false;
+        for (size_t k = 0; k < ver->n_slots; k++)
+            is_count = is_count || (ver->slots[k].field->is_array && strcmp(ver->slots[k].field->count_name, f->name) == 0);
+        if (is_count && i < 256)
+            v = counts[i] = evgen_golden_count(e->name, ver->version, f->name);
+        if (f->is_array) {
+            int c = version_index_of(ver, f->count_name);
+            unsigned elem = f->type.kind == EVGEN_KIND_STRUCT ? model->structs[f->type.struct_index].size
+                                                               : evgen_kind_size(f->type.kind);
+            size_t n = (size_t)(c >= 0 && c < 256 ? counts[c] : 0) * elem;
+            for (size_t k = 0; k < n; k++)
+                evgen_sb_putc(sb, (char)evgen_golden_byte(v, k));
+            continue;
+        }
+        switch (f->type.kind) {
+        case EVGEN_KIND_UTF8Z:
+            for (size_t k = 0; k < evgen_golden_string_length(v); k++)
+                evgen_sb_putc(sb, evgen_golden_utf8_char(v, k));
+            evgen_sb_putc(sb, 0);
+            break;
+        case EVGEN_KIND_UTF16Z:
+            for (size_t k = 0; k < evgen_golden_string_length(v); k++)
+                put_le(sb, evgen_golden_utf16_unit(v, k), 2);
+            put_le(sb, 0, 2);
+            break;
+        case EVGEN_KIND_F32: {
+            float x = (float)evgen_golden_real(v);
+            evgen_sb_putn(sb, (const char *)&x, 4);
+            break;
+        }
+        case EVGEN_KIND_F64: {
+            double x = evgen_golden_real(v);
+            evgen_sb_putn(sb, (const char *)&x, 8);
+            break;
+        }
+        case EVGEN_KIND_BOOL8:
+        case EVGEN_KIND_BOOL32:
+            put_le(sb, v & 1, evgen_kind_size(f->type.kind));
+            break;
+        case EVGEN_KIND_GUID:
+            for (size_t k = 0; k < 16; k++)
+                evgen_sb_putc(sb, (char)evgen_golden_byte(v, k + 3));
+            break;
+        case EVGEN_KIND_U8:
+        case EVGEN_KIND_U16:
+        case EVGEN_KIND_U32:
+        case EVGEN_KIND_U64:
+        case EVGEN_KIND_I8:
+        case EVGEN_KIND_I16:
+        case EVGEN_KIND_I32:
+        case EVGEN_KIND_I64:
+        case EVGEN_KIND_PTR:
+        case EVGEN_KIND_STRUCT:
+        case EVGEN_KIND_COUNT:
+            put_le(sb, v, evgen_kind_size(f->type.kind));
+            break;
+        }
+    }
+}
+
+/* ---- which versions the golden traces hold ---------------------------------------------- */
+
+static bool is_golden_file(const char *name, const char *prefix, unsigned *number)
+{
+    size_t n = strlen(prefix);
+    unsigned k = 0;
+    char tail[16];
+    if (strncmp(name, prefix, n) != 0 || name[n] != '-' || sscanf(name + n + 1, "%u%15s", &k, tail) != 2 ||
+        strcmp(tail, ".evtrace") != 0)
+        return false;
+    *number = k;
+    return true;
+}
+
+int evgen_golden_record(const evgen_model *model, const char *name, const char *dir, evgen_diags *diags)
+{
+    /* What the traces already there hold. */
+    evgen_golden_set held = {NULL, 0};
+    unsigned last = 0;
+    DIR *d = opendir(dir);
+    if (!d) {
+        evgen_error(diags, NULL, EVGEN_D_IO, "cannot open the golden trace directory '%s': %s", dir, strerror(errno));
+        return -1;
+    }
+    struct dirent *entry;
+    while ((entry = readdir(d)) != NULL) {
+        unsigned number;
+        if (!is_golden_file(entry->d_name, name, &number))
+            continue;
+        if (number > last)
+            last = number;
+        char *path = evgen_xasprintf("%s/%s", dir, entry->d_name);
+        evgen_golden_list(path, &held);
+        free(path);
+    }
+    closedir(d);
+
+    /* Every version of the model that none holds. */
+    size_t n_missing = 0;
+    for (size_t i = 0; i < model->n_events; i++)
+        for (size_t v = 0; v < model->events[i].n_versions; v++)
+            if (!evgen_golden_holds(&held, model->events[i].name, model->events[i].versions[v].version))
+                n_missing++;
+    int status = 0;
+    if (n_missing) {
+        char *path = evgen_xasprintf("%s/%s-%04u.evtrace", dir, name, last + 1);
+        status = evgen_golden_write(model, name, path, &held, diags);
+        if (status == 0)
+            printf("evgen lock: golden trace %s: %zu event versions\n", path, n_missing);
+        free(path);
+    }
+    evgen_golden_set_free(&held);
+    return status;
+}
+
+/* Writes the versions `held` lacks into `path` (through a temporary file, so a failure leaves
+ * nothing half-written). */
+int evgen_golden_write(const evgen_model *model, const char *name, const char *path, const evgen_golden_set *held,
+                       evgen_diags *diags)
+{
+    /* The descriptors stay allocated: the runtime keeps a registered manifest for the life of
+     * the process (it has no unregister), and evgen records golden traces once per run. */
+    built *bp = evgen_xcalloc(1, sizeof *bp);
+    build(bp, model, name);
+    built b = *bp;
+    evgen_register_manifest(&bp->manifest);
+    char *tmp = evgen_xasprintf("%s.tmp.%ld", path, (long)getpid());
+    evgen_session *s = evgen_session_open_file(tmp, NULL);
+    int status = 0;
+    if (!s) {
+        evgen_error(diags, NULL, EVGEN_D_IO, "cannot write the golden trace '%s': %s", tmp, strerror(errno));
+        status = -1;
+    } else {
+        evgen_session_enable(s, NULL, 255, ~0ull);
+        evgen_strbuf payload;
+        evgen_sb_init(&payload);
+        for (size_t i = 0; i < model->n_events && status == 0; i++) {
+            const evgen_event *e = &model->events[i];
+            for (size_t v = 0; v < e->n_versions && status == 0; v++) {
+                const evgen_version *ver = &e->versions[v];
+                if (evgen_golden_holds(held, e->name, ver->version))
+                    continue;
+                payload.len = 0;
+                golden_payload(model, e, ver, &payload);
+                evgen_emit em;
+                uint8_t *p = evgen_emit_begin(&em, &bp->manifest, b.events[i].type_offset + (uint32_t)v,
+                                              ver->variable_size, (uint32_t)payload.len);
+                if (!p) {
+                    evgen_error(diags, NULL, EVGEN_D_IO, "cannot write %s v%u into the golden trace (status %u)",
+                                e->name, ver->version, em.status);
+                    status = -1;
+                    break;
+                }
+                if (payload.len)
+                    memcpy(p, payload.data, payload.len);
+                evgen_emit_commit(&em, p + payload.len);
+            }
+        }
+        evgen_sb_free(&payload);
+        if (evgen_session_close(s, NULL, NULL, NULL) != 0 && status == 0) {
+            evgen_error(diags, NULL, EVGEN_D_IO, "cannot write the golden trace '%s': %s", tmp, strerror(errno));
+            status = -1;
+        }
+    }
+    if (status == 0 && rename(tmp, path) != 0) {
+        evgen_error(diags, NULL, EVGEN_D_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
+        status = -1;
+    }
+    if (status != 0)
+        unlink(tmp);
+    free(tmp);
+    return status;
+}

@@ -1,0 +1,24 @@
+/* golden_values.h — the deterministic values golden traces and generated test harnesses hold:
+ * every field's value is derived from (event, version, field name) alone, so a test can check
+ * any trace, of any age, without knowing how it was written. */
+#ifndef EVGEN_GEN_GOLDEN_VALUES_H
+#define EVGEN_GEN_GOLDEN_VALUES_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The value of a scalar field (truncated to the field's size on the wire). */
+uint64_t evgen_golden_value(const char *event, unsigned version, const char *field);
+/* An array's element count (its count field's value): 0 to 3. */
+uint32_t evgen_golden_count(const char *event, unsigned version, const char *count_field);
+/* A string field's length in characters (UTF-8 bytes or UTF-16 units): 0, 5 or 300. */
+size_t evgen_golden_string_length(uint64_t value);
+/* Character i of a string: ASCII letters, with one non-ASCII UTF-16 unit every 11. */
+char evgen_golden_utf8_char(uint64_t value, size_t i);
+uint16_t evgen_golden_utf16_unit(uint64_t value, size_t i);
+/* Byte i of an array's elements, or of a GUID (i + 3). */
+uint8_t evgen_golden_byte(uint64_t value, size_t i);
+/* A float field: (value % 1000000) / 4, exact in float and double. */
+double evgen_golden_real(uint64_t value);
+
+#endif /* EVGEN_GEN_GOLDEN_VALUES_H */
