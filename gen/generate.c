@@ -25,15 +25,16 @@ typedef struct output {
     const char *template_text;
     const char *file_suffix;   /* appended to NAME */
     bool test;                 /* written only with --tests */
+    bool runtime;              /* needs the manifest's C types: not from a lock */
 } output;
 
 static const output outputs[] = {
-    {"gen/templates/runtime.h.tmpl", evgen_template_runtime_h, "_runtime.h", false},
-    {"gen/templates/runtime.c.tmpl", evgen_template_runtime_c, "_runtime.c", false},
-    {"gen/templates/reader.h.tmpl", evgen_template_reader_h, "_reader.h", false},
-    {"gen/templates/reader.c.tmpl", evgen_template_reader_c, "_reader.c", false},
-    {"gen/templates/fire_all.c.tmpl", evgen_template_fire_all_c, "_fire_all.c", true},
-    {"gen/templates/read_all.c.tmpl", evgen_template_read_all_c, "_read_all.c", true},
+    {"gen/templates/runtime.h.tmpl", evgen_template_runtime_h, "_runtime.h", false, true},
+    {"gen/templates/runtime.c.tmpl", evgen_template_runtime_c, "_runtime.c", false, true},
+    {"gen/templates/reader.h.tmpl", evgen_template_reader_h, "_reader.h", false, false},
+    {"gen/templates/reader.c.tmpl", evgen_template_reader_c, "_reader.c", false, false},
+    {"gen/templates/fire_all.c.tmpl", evgen_template_fire_all_c, "_fire_all.c", true, true},
+    {"gen/templates/read_all.c.tmpl", evgen_template_read_all_c, "_read_all.c", true, false},
 };
 #define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
 
@@ -150,7 +151,7 @@ int evgen_generate(const evgen_model *model, const evgen_generate_options *optio
     char *rendered[N_OUTPUTS] = {NULL};
     int status = 0;
     for (size_t i = 0; i < N_OUTPUTS && status == 0; i++) {
-        if (outputs[i].test && !options->tests)
+        if ((outputs[i].test && !options->tests) || (outputs[i].runtime && options->reader_only))
             continue;
         evgen_template *t = evgen_template_parse(outputs[i].template_name, outputs[i].template_text, diags);
         rendered[i] = t ? evgen_template_render(t, context, diags) : NULL;

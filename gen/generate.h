@@ -12,9 +12,10 @@ typedef struct evgen_generate_options {
     const char *out_dir; /* where the files go (must exist) */
     const char *name;    /* prefix of files and symbols: NAME_runtime.h, NAME_manifest, ... */
     bool quiet;          /* no "wrote"/"unchanged" lines on stdout */
-    bool tests;          /* also NAME_fire_all.c, the test harness that fires every event version */
+    bool tests;          /* also the test harnesses NAME_fire_all.c and NAME_read_all.c */
     const char *depfile; /* also a Make-style depfile here (NULL: none), for the build system */
     const char *lock_path; /* the lock file read by --lock (NULL: none): a prerequisite in the depfile */
+    bool reader_only;    /* only the reader side (a model rebuilt from a lock has no C types) */
 } evgen_generate_options;
 
 /* Writes every generated file of a lowered model. Each file is written atomically (temporary

@@ -212,8 +212,10 @@ static bool is_golden_file(const char *name, const char *prefix, unsigned *numbe
     return true;
 }
 
-int evgen_golden_record(const evgen_model *model, const char *name, const char *dir, evgen_diags *diags)
+int evgen_golden_record(const evgen_model *model, const char *name, const char *dir, unsigned *number,
+                        evgen_diags *diags)
 {
+    *number = 0;
     /* What the traces already there hold. */
     evgen_golden_set held = {NULL, 0};
     unsigned last = 0;
@@ -224,11 +226,11 @@ int evgen_golden_record(const evgen_model *model, const char *name, const char *
     }
     struct dirent *entry;
     while ((entry = readdir(d)) != NULL) {
-        unsigned number;
-        if (!is_golden_file(entry->d_name, name, &number))
+        unsigned k;
+        if (!is_golden_file(entry->d_name, name, &k))
             continue;
-        if (number > last)
-            last = number;
+        if (k > last)
+            last = k;
         char *path = evgen_xasprintf("%s/%s", dir, entry->d_name);
         evgen_golden_list(path, &held);
         free(path);
@@ -245,8 +247,10 @@ int evgen_golden_record(const evgen_model *model, const char *name, const char *
     if (n_missing) {
         char *path = evgen_xasprintf("%s/%s-%04u.evtrace", dir, name, last + 1);
         status = evgen_golden_write(model, name, path, &held, diags);
-        if (status == 0)
+        if (status == 0) {
             printf("evgen lock: golden trace %s: %zu event versions\n", path, n_missing);
+            *number = last + 1;
+        }
         free(path);
     }
     evgen_golden_set_free(&held);

@@ -9,8 +9,10 @@
 
 /* Records in `dir` a new golden trace NAME-NNNN.evtrace (NNNN one past the highest there) holding
  * every version of the model that no golden trace of `dir` holds yet; nothing if none is missing.
- * Returns 0, or -1 after reporting errors (nothing is left half-written). */
-int evgen_golden_record(const evgen_model *model, const char *name, const char *dir, evgen_diags *diags);
+ * `*number` receives NNNN, or 0 when nothing was written. Returns 0, or -1 after reporting errors
+ * (nothing is left half-written). */
+int evgen_golden_record(const evgen_model *model, const char *name, const char *dir, unsigned *number,
+                        evgen_diags *diags);
 
 /* Writes the versions `held` lacks into the trace `path`. */
 int evgen_golden_write(const evgen_model *model, const char *name, const char *path, const evgen_golden_set *held,

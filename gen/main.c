@@ -7,6 +7,7 @@
 #include "evgen/dump.h"
 #include "generate.h"
 #include "golden.h"
+#include "lock_model.h"
 #include "pipeline.h"
 #include "util.h"
 
@@ -28,6 +29,7 @@ static const char usage_text[] =
     "options:\n"
     "  --lock PATH                  the lock file (default: the manifest's path with .lock)\n"
     "  --traces DIR                 lock: also record a golden trace of the versions DIR's traces lack\n"
+    "  --from-lock LOCK             gen: instead of a manifest, the reader side of what LOCK froze\n"
     "  -o DIR                       gen: the output directory (it must exist)\n"
     "  --name NAME                  gen: the prefix of files and symbols (default: the manifest's name)\n"
     "  --quiet                      gen: do not list the files written\n"
@@ -43,6 +45,7 @@ typedef struct cli {
     const char *out_dir;
     const char *name;
     const char *traces;
+    const char *from_lock;
     const char *depfile;
     bool json;
     bool quiet;
@@ -81,6 +84,10 @@ static int parse_cli(int argc, char **argv, cli *c)
             c->quiet = true;
         } else if (strcmp(a, "--tests") == 0) {
             c->tests = true;
+        } else if (strcmp(a, "--from-lock") == 0) {
+            if (++i >= argc)
+                return usage_error("%s needs a lock file", a);
+            c->from_lock = argv[i];
         } else if (strcmp(a, "--traces") == 0) {
             if (++i >= argc)
                 return usage_error("%s needs a directory", a);
@@ -126,8 +133,12 @@ static int parse_cli(int argc, char **argv, cli *c)
     if (strcmp(c->command, "describe") != 0 && strcmp(c->command, "check") != 0 && strcmp(c->command, "lock") != 0 &&
         strcmp(c->command, "gen") != 0)
         return usage_error("unknown command '%s'", c->command);
-    if (!c->manifest)
+    if (!c->manifest && !(c->from_lock && strcmp(c->command, "gen") == 0))
         return usage_error("'%s' needs a manifest", c->command);
+    if (c->from_lock && (c->manifest || strcmp(c->command, "gen") != 0))
+        return usage_error("%s", "--from-lock replaces the manifest of gen: evgen gen --from-lock LOCK -o DIR --name NAME");
+    if (c->from_lock && !c->name)
+        return usage_error("%s", "gen --from-lock needs --name NAME");
     if (strcmp(c->command, "gen") == 0 && !c->out_dir)
         return usage_error("%s", "gen needs an output directory: -o DIR");
     return EXIT_OK;
@@ -172,11 +183,25 @@ static char *unlocked_versions(const evgen_model *model, const evgen_lock *lock,
     return evgen_sb_take(&sb);
 }
 
-/* `evgen lock --traces DIR`: a golden trace of every locked version DIR's traces lack. */
-static int record_golden(const cli *c, const evgen_model *model, evgen_diags *diags)
+/* `evgen lock --traces DIR`: a golden trace of every locked version DIR's traces lack, and beside
+ * it a snapshot of the lock. */
+static int record_golden(const cli *c, const evgen_model *model, const char *lock_path, evgen_diags *diags)
 {
     char *name = c->name ? evgen_xstrdup(c->name) : evgen_default_name(c->manifest);
-    int rc = evgen_golden_record(model, name, c->traces, diags);
+    unsigned number = 0;
+    int rc = evgen_golden_record(model, name, c->traces, &number, diags);
+    if (rc == 0 && number) {
+        /* The lock as it was when this golden trace was recorded: the readers of that day can be
+         * generated from it again (evgen gen --from-lock), to read today's traces. */
+        char *snapshot = evgen_xasprintf("%s/%s-%04u.lock", c->traces, name, number);
+        char *text = evgen_read_file(lock_path, NULL);
+        if (!text || evgen_write_file_atomic(snapshot, text, strlen(text)) != 0) {
+            evgen_error(diags, NULL, EVGEN_D_IO, "cannot write '%s'", snapshot);
+            rc = -1;
+        }
+        free(text);
+        free(snapshot);
+    }
     free(name);
     return rc;
 }
@@ -200,14 +225,49 @@ static int run_gen(const cli *c, const evgen_model *model, evgen_diags *diags)
         return EXIT_USAGE;
     }
     char *name = c->name ? evgen_xstrdup(c->name) : evgen_default_name(c->manifest);
-    evgen_generate_options options = {c->out_dir, name, c->quiet, c->tests, c->depfile, c->lock_path};
+    evgen_generate_options options = {.out_dir = c->out_dir,
+                                      .name = name,
+                                      .quiet = c->quiet,
+                                      .tests = c->tests,
+                                      .depfile = c->depfile,
+                                      .lock_path = c->lock_path,
+                                      .reader_only = false};
     int rc = evgen_generate(model, &options, diags);
     free(name);
     return rc == 0 ? EXIT_OK : EXIT_ERRORS;
 }
 
+/* `evgen gen --from-lock LOCK`: the reader side of the manifest as that lock froze it. */
+static int run_gen_from_lock(const cli *c, evgen_diags *diags)
+{
+    evgen_lock lock;
+    int lrc = evgen_load_lock(c->from_lock, &lock, diags);
+    if (lrc == 1)
+        evgen_error(diags, NULL, EVGEN_D_LOCK_MISSING, "lock file '%s' does not exist", c->from_lock);
+    if (lrc != 0)
+        return EXIT_ERRORS;
+    evgen_model model;
+    evgen_model_init(&model);
+    int status = EXIT_ERRORS;
+    if (evgen_model_from_lock(&lock, &model, diags) == 0) {
+        evgen_generate_options options = {.out_dir = c->out_dir,
+                                          .name = c->name,
+                                          .quiet = c->quiet,
+                                          .tests = c->tests,
+                                          .depfile = NULL,
+                                          .lock_path = NULL,
+                                          .reader_only = true};
+        status = evgen_generate(&model, &options, diags) == 0 ? EXIT_OK : EXIT_ERRORS;
+    }
+    evgen_model_free(&model);
+    evgen_lock_free(&lock);
+    return status;
+}
+
 static int run(const cli *c, evgen_diags *diags)
 {
+    if (c->from_lock)
+        return run_gen_from_lock(c, diags);
     evgen_frontend_options opts = {c->manifest, c->clang_args, c->n_clang_args, NULL};
     evgen_model model;
     evgen_model_init(&model);
@@ -250,7 +310,7 @@ static int run(const cli *c, evgen_diags *diags)
                 if (status == EXIT_OK)
                     printf("evgen lock: %s: %zu events, %zu versions locked%s%s\n", lock_path, model.n_events,
                            count_versions(&model), n_new ? "; newly locked: " : "; nothing new", fresh);
-                if (status == EXIT_OK && c->traces && record_golden(c, &model, diags) != 0)
+                if (status == EXIT_OK && c->traces && record_golden(c, &model, lock_path, diags) != 0)
                     status = EXIT_ERRORS;
                 free(old);
                 free(text);
