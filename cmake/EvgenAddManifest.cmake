@@ -1,7 +1,7 @@
 # EvgenAddManifest.cmake — evgen_add_manifest(): generate a manifest's code at build time.
 #
 #   evgen_add_manifest(NAME gcevents MANIFEST manifest/gcevents.h [LOCK manifest/gcevents.lock]
-#                      [INCLUDE_DIRS dir...] [DEFINES NAME=VALUE...] [TESTS])
+#                      [INCLUDE_DIRS dir...] [DEFINES NAME=VALUE...] [TESTS] [GOLDEN dir])
 #
 # gives the libraries NAME_runtime (the generated FireEtw serializers, on evgen::runtime) and
 # NAME_reader (the versioned accessors, on evgen::reader), both with evgen::manifest_language,
@@ -18,7 +18,7 @@
 # (find_package(evgen)): it names the targets evgen::evgen, evgen::runtime, evgen::reader and
 # evgen::manifest_language, imported targets there and aliases of evgen's own targets here.
 function(evgen_add_manifest)
-    cmake_parse_arguments(M "TESTS" "NAME;MANIFEST;LOCK" "INCLUDE_DIRS;DEFINES" ${ARGN})
+    cmake_parse_arguments(M "TESTS" "NAME;MANIFEST;LOCK;GOLDEN" "INCLUDE_DIRS;DEFINES" ${ARGN})
     if(NOT M_NAME OR NOT M_MANIFEST)
         message(FATAL_ERROR "evgen_add_manifest: NAME and MANIFEST are required")
     endif()
@@ -129,5 +129,20 @@ function(evgen_add_manifest)
     if(M_TESTS)
         add_library(${M_NAME}_fire_all STATIC "${out}/${M_NAME}_fire_all.c")
         target_link_libraries(${M_NAME}_fire_all PUBLIC ${M_NAME}_runtime)
+    endif()
+    # With GOLDEN (a directory of golden traces, recorded by `evgen lock --traces`): the test
+    # NAME_compat — every version the lock freezes is held by a golden trace, and every golden
+    # trace ever recorded reads with today's reader, every field equal to its deterministic value.
+    # It is built where evgen's compatibility test sources are (EVGEN_COMPAT_TEST_DIR, evgen's own
+    # tree) and cmocka is found.
+    if(M_GOLDEN AND M_LOCK AND M_TESTS AND TARGET ${M_NAME}_read_all AND EVGEN_COMPAT_TEST_DIR
+       AND EVGEN_CMOCKA_LIBRARY)
+        get_filename_component(golden "${M_GOLDEN}" ABSOLUTE)
+        add_executable(${M_NAME}_compat "${EVGEN_COMPAT_TEST_DIR}/test_compat.c"
+                                        "${EVGEN_COMPAT_TEST_DIR}/compat_check.c")
+        target_include_directories(${M_NAME}_compat PRIVATE "${EVGEN_COMPAT_TEST_DIR}" "${EVGEN_CMOCKA_INCLUDE_DIR}")
+        target_compile_definitions(${M_NAME}_compat PRIVATE READ_ALL=${M_NAME}_read_all _POSIX_C_SOURCE=200809L)
+        target_link_libraries(${M_NAME}_compat PRIVATE ${M_NAME}_read_all evgen_golden "${EVGEN_CMOCKA_LIBRARY}")
+        add_test(NAME ${M_NAME}_compat COMMAND ${M_NAME}_compat "${golden}" "${lock}")
     endif()
 endfunction()

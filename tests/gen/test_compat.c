@@ -1,5 +1,5 @@
-/* test_compat.c — a manifest's compatibility test (built per manifest, see tests/gen/CMakeLists.txt,
- * as NAME_compat): every version its lock file freezes is held by a golden trace of GOLDEN_DIR, and
+/* test_compat.c — a manifest's compatibility test (built per manifest by evgen_add_manifest(...
+ * GOLDEN dir) as NAME_compat): every version its lock file freezes is held by a golden trace of GOLDEN_DIR, and
  * every golden trace ever recorded there is read by today's generated reader with every field
  * equal to its deterministic value. Usage: NAME_compat GOLDEN_DIR LOCK_FILE */
 #include <dirent.h>
@@ -15,7 +15,6 @@
 
 #include "compat_check.h"
 #include "evgen/reader.h"
-#include "test_support.h"
 
 int READ_ALL(const evgen_event *ev, evgen_read_value *values, int capacity);
 
@@ -26,10 +25,27 @@ typedef struct pair {
     unsigned version;
 } pair;
 
+static char *read_text(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 65536, len = 0, n;
+    char *text = malloc(cap);
+    while ((n = fread(text + len, 1, cap - len - 1, f)) > 0) {
+        len += n;
+        if (cap - len < 2)
+            text = realloc(text, cap *= 2);
+    }
+    fclose(f);
+    text[len] = '\0';
+    return text;
+}
+
 /* The (event, version) pairs of a lock file: its "event NAME ..." and "version N" lines. */
 static size_t locked_pairs(pair **out)
 {
-    char *text = evgen_test_read(lock_path);
+    char *text = read_text(lock_path);
     if (!text)
         fail_msg("cannot read the lock file %s", lock_path);
     size_t n = 0, cap = 64;
