@@ -212,26 +212,52 @@ static bool check_legacy(evgen_event *e, evgen_diags *diags, const version_set *
 
 /* Fields are appended only: `since` never decreases. Versions up to the last legacy one are laid
  * out by their legacy lines, so the rule applies from the version after it. */
+static unsigned effective_since(const evgen_field *f, unsigned floor)
+{
+    return f->since > floor ? f->since : floor;
+}
+
+/* Whether the fields, without the one at `skip`, are in non-decreasing effective since. */
+static bool sorted_without(const evgen_event *e, size_t skip, unsigned floor)
+{
+    unsigned last = 0;
+    for (size_t i = 0; i < e->n_fields; i++) {
+        if (i == skip)
+            continue;
+        unsigned eff = effective_since(&e->fields[i], floor);
+        if (eff < last)
+            return false;
+        last = eff;
+    }
+    return true;
+}
+
+/* Fields are appended only: `since` never decreases. Versions up to the last legacy one are laid
+ * out by their legacy lines, so the rule applies from the version after it. Of the two fields out
+ * of order, the one blamed is the one whose removal restores the order — a newer field inserted
+ * among older ones, or an older-looking field appended after newer ones — the later one if both. */
 static bool check_order(const evgen_event *e, evgen_diags *diags, int last_legacy)
 {
     unsigned floor = (unsigned)(last_legacy + 1);
-    const evgen_field *prev = NULL;
-    unsigned prev_eff = 0;
-    for (size_t i = 0; i < e->n_fields; i++) {
-        const evgen_field *f = &e->fields[i];
-        unsigned eff = f->since > floor ? f->since : floor;
-        if (prev && eff < prev_eff) {
-            evgen_error(diags, &f->since_loc, EVGEN_D_FIELD_INSERTED,
-                        "field '%s' (since %u) comes after '%s' (since %u): fields are only appended", f->name,
-                        f->since, prev->name, prev->since);
-            evgen_note(diags, &prev->since_loc, "'%s' is declared here with since = %u", prev->name, prev->since);
-            if (e->latest_version < 255)
-                evgen_note(diags, &f->since_loc, "to add '%s' to '%s', move it to the end with since = %u", f->name,
-                           e->name, e->latest_version + 1);
-            return false;
-        }
-        prev = f;
-        prev_eff = eff;
+    for (size_t i = 1; i < e->n_fields; i++) {
+        const evgen_field *prev = &e->fields[i - 1], *f = &e->fields[i];
+        if (effective_since(f, floor) >= effective_since(prev, floor))
+            continue;
+        bool blame_prev = !sorted_without(e, i, floor) && sorted_without(e, i - 1, floor);
+        const evgen_field *culprit = blame_prev ? prev : f, *other = blame_prev ? f : prev;
+        if (blame_prev)
+            evgen_error(diags, &culprit->since_loc, EVGEN_D_FIELD_INSERTED,
+                        "field '%s' (since %u) comes before '%s' (since %u): fields are only appended", culprit->name,
+                        culprit->since, other->name, other->since);
+        else
+            evgen_error(diags, &culprit->since_loc, EVGEN_D_FIELD_INSERTED,
+                        "field '%s' (since %u) comes after '%s' (since %u): fields are only appended", culprit->name,
+                        culprit->since, other->name, other->since);
+        evgen_note(diags, &other->since_loc, "'%s' is declared here with since = %u", other->name, other->since);
+        if (e->latest_version < 255)
+            evgen_note(diags, &culprit->since_loc, "to add '%s' to '%s', move it to the end with since = %u",
+                       culprit->name, e->name, e->latest_version + 1);
+        return false;
     }
     return true;
 }

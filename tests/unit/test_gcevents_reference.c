@@ -57,6 +57,8 @@ static int setup(void **state)
     fx->tsv = evgen_test_read(TSV_PATH);
     if (!fx->tsv) {
         fprintf(stderr, "cannot read %s (../shared beside the checkout)\n", TSV_PATH);
+        free(fx);
+        *state = NULL;
         return -1;
     }
     unsigned line_no = 0;
@@ -84,6 +86,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *fx = *state;
+    if (!fx) /* setup failed before the fixture existed */
+        return 0;
     evgen_model_free(&fx->model);
     free(fx->rows);
     free(fx->tsv);
