@@ -96,14 +96,11 @@ evgen_tvalue *evgen_tv_string(const char *s)
 
 evgen_tvalue *evgen_tv_stringf(const char *fmt, ...)
 {
-    evgen_strbuf sb;
     va_list ap;
-    evgen_sb_init(&sb);
     va_start(ap, fmt);
-    evgen_sb_vprintf(&sb, fmt, ap);
-    va_end(ap);
     evgen_tvalue *v = new_value(TV_STRING);
-    v->u.string = evgen_sb_take(&sb);
+    v->u.string = evgen_xvasprintf(fmt, ap);
+    va_end(ap);
     return v;
 }
 

@@ -50,15 +50,21 @@ char *evgen_xstrndup(const char *s, size_t n)
     return p;
 }
 
-char *evgen_xasprintf(const char *fmt, ...)
+char *evgen_xvasprintf(const char *fmt, va_list ap)
 {
     evgen_strbuf sb;
-    va_list ap;
     evgen_sb_init(&sb);
-    va_start(ap, fmt);
     evgen_sb_vprintf(&sb, fmt, ap);
-    va_end(ap);
     return evgen_sb_take(&sb);
+}
+
+char *evgen_xasprintf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    char *s = evgen_xvasprintf(fmt, ap);
+    va_end(ap);
+    return s;
 }
 
 void evgen_zero(void *p, size_t size)

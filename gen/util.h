@@ -13,6 +13,7 @@ void *evgen_xrealloc(void *p, size_t size);
 char *evgen_xstrdup(const char *s);
 char *evgen_xstrndup(const char *s, size_t n);
 char *evgen_xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *evgen_xvasprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 
 /* Grows a dynamic array `*items` of `*count` elements by one zeroed element; returns it. */
 #define EVGEN_PUSH(items, count) \
