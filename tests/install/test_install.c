@@ -31,54 +31,6 @@ static struct {
     int ninja_built;
 } fx;
 
-static char *fmt(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *format, ...)
-{
-    va_list ap;
-    va_start(ap, format);
-    int n = vsnprintf(NULL, 0, format, ap);
-    va_end(ap);
-    char *s = malloc((size_t)n + 1);
-    va_start(ap, format);
-    vsnprintf(s, (size_t)n + 1, format, ap);
-    va_end(ap);
-    return s;
-}
-
-/* Runs a command; returns its exit status and (if `output` is not NULL) stdout then stderr. */
-static int run(const char *const argv[], const char *cwd, char **output)
-{
-    char *out = NULL, *err = NULL;
-    int rc = evgen_test_run(argv, cwd, &out, &err);
-    if (output)
-        *output = fmt("%s%s", out ? out : "", err ? err : "");
-    free(out);
-    free(err);
-    return rc;
-}
-
-/* Runs a command that must succeed; fails the test with the command and its output otherwise.
- * Returns its output (caller frees). */
-static char *must_run(const char *const argv[], const char *cwd)
-{
-    char *output = NULL;
-    int rc = run(argv, cwd, &output);
-    if (rc != 0) {
-        fprintf(stderr, "command failed (exit status %d):", rc);
-        for (size_t i = 0; argv[i]; i++)
-            fprintf(stderr, " '%s'", argv[i]);
-        fprintf(stderr, "\n%s\n", output);
-        free(output);
-        fail();
-    }
-    return output;
-}
-
-static int exists(const char *path)
-{
-    return access(path, F_OK) == 0;
-}
-
 /* Sets a file's times to now, as `touch` does. */
 static void touch(const char *path)
 {
@@ -86,30 +38,21 @@ static void touch(const char *path)
         fail_msg("cannot touch %s", path);
 }
 
-/* Fails with a message that may be longer than cmocka's own buffer (outputs, depfiles). */
-#define FAIL_LONG(...)                    \
-    do {                                  \
-        fprintf(stderr, "ERROR: ");       \
-        fprintf(stderr, __VA_ARGS__);     \
-        fprintf(stderr, "\n");            \
-        fail();                           \
-    } while (0)
-
 /* Configures tests/install/project against the install with `generator` into `build`. */
 static void configure_project(const char *generator, const char *make_program, const char *build)
 {
-    char *prefix_arg = fmt("-DCMAKE_PREFIX_PATH=%s", fx.prefix);
-    char *make_arg = fmt("-DCMAKE_MAKE_PROGRAM=%s", make_program);
-    char *cc_arg = fmt("-DCMAKE_C_COMPILER=%s", EVGEN_TEST_C_COMPILER);
-    char *cflags_arg = fmt("-DCMAKE_C_FLAGS=-Wall -Wextra -Werror %s", EVGEN_TEST_C_FLAGS);
-    char *ldflags_arg = fmt("-DCMAKE_EXE_LINKER_FLAGS=%s", EVGEN_TEST_LINKER_FLAGS);
+    char *prefix_arg = evgen_test_format("-DCMAKE_PREFIX_PATH=%s", fx.prefix);
+    char *make_arg = evgen_test_format("-DCMAKE_MAKE_PROGRAM=%s", make_program);
+    char *cc_arg = evgen_test_format("-DCMAKE_C_COMPILER=%s", EVGEN_TEST_C_COMPILER);
+    char *cflags_arg = evgen_test_format("-DCMAKE_C_FLAGS=-Wall -Wextra -Werror %s", EVGEN_TEST_C_FLAGS);
+    char *ldflags_arg = evgen_test_format("-DCMAKE_EXE_LINKER_FLAGS=%s", EVGEN_TEST_LINKER_FLAGS);
     const char *argv[] = {EVGEN_TEST_CMAKE_EXE, "-S", fx.project, "-B", build, "-G", generator, make_arg, prefix_arg,
                           cc_arg, cflags_arg, ldflags_arg, "-DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON", NULL};
-    free(must_run(argv, NULL));
+    free(evgen_test_must_run(argv, NULL));
     /* find_package found this install, not another evgen of the machine. */
-    char *cache_path = fmt("%s/CMakeCache.txt", build);
+    char *cache_path = evgen_test_format("%s/CMakeCache.txt", build);
     char *cache = evgen_test_read(cache_path);
-    char *expected = fmt("evgen_DIR:PATH=%s/%s/cmake/evgen\n", fx.prefix, EVGEN_TEST_INSTALL_LIBDIR);
+    char *expected = evgen_test_format("evgen_DIR:PATH=%s/%s/cmake/evgen\n", fx.prefix, EVGEN_TEST_INSTALL_LIBDIR);
     assert_non_null(cache);
     if (!strstr(cache, expected))
         fail_msg("%s does not hold %s", cache_path, expected);
@@ -127,14 +70,14 @@ static void configure_project(const char *generator, const char *make_program, c
 static char *build_project(const char *build_tool, const char *build, int dry_run)
 {
     const char *argv[] = {build_tool, "-C", build, dry_run ? "-n" : NULL, NULL};
-    return must_run(argv, NULL);
+    return evgen_test_must_run(argv, NULL);
 }
 
 static void run_app(const char *build)
 {
-    char *app = fmt("%s/app", build);
+    char *app = evgen_test_format("%s/app", build);
     const char *argv[] = {app, NULL};
-    char *out = must_run(argv, NULL);
+    char *out = evgen_test_must_run(argv, NULL);
     assert_non_null(strstr(out, "ok: 2 Request events read back"));
     free(out);
     free(app);
@@ -155,20 +98,20 @@ static int group_setup(void **state)
 {
     (void)state;
     fx.tmp = evgen_test_tempdir();
-    fx.prefix = fmt("%s/prefix", fx.tmp);
-    fx.ninja_build = fmt("%s/build-ninja", fx.tmp);
-    char *src = fmt("%s/src dir", fx.tmp);
-    fx.project = fmt("%s/project", src);
+    fx.prefix = evgen_test_format("%s/prefix", fx.tmp);
+    fx.ninja_build = evgen_test_format("%s/build-ninja", fx.tmp);
+    char *src = evgen_test_format("%s/src dir", fx.tmp);
+    fx.project = evgen_test_format("%s/project", src);
     if (mkdir(src, 0777) != 0)
         return -1;
     const char *install[] = {EVGEN_TEST_CMAKE_EXE, "--install", EVGEN_BINARY_DIR, "--prefix", fx.prefix, NULL};
     const char *copy[] = {"/bin/cp", "-R", EVGEN_SOURCE_DIR "/tests/install/project", src, NULL};
     char *out = NULL;
-    int rc = run(install, NULL, &out);
+    int rc = evgen_test_run_merged(install, NULL, &out);
     if (rc != 0)
         fprintf(stderr, "cmake --install %s --prefix %s failed:\n%s\n", EVGEN_BINARY_DIR, fx.prefix, out);
     free(out);
-    if (rc == 0 && run(copy, NULL, NULL) != 0) {
+    if (rc == 0 && evgen_test_run_merged(copy, NULL, NULL) != 0) {
         fprintf(stderr, "cannot copy the project to %s\n", src);
         rc = -1;
     }
@@ -217,8 +160,8 @@ static void test_installed_files(void **state)
     };
     size_t missing = 0;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        char *path = fmt("%s/%s", fx.prefix, files[i]);
-        if (!exists(path)) {
+        char *path = evgen_test_format("%s/%s", fx.prefix, files[i]);
+        if (!evgen_test_exists(path)) {
             fprintf(stderr, "not installed: %s\n", path);
             missing++;
         }
@@ -227,10 +170,10 @@ static void test_installed_files(void **state)
     assert_int_equal(missing, 0);
 
     /* The installed evgen runs, and is this version. */
-    char *evgen = fmt("%s/%s/evgen", fx.prefix, EVGEN_TEST_INSTALL_BINDIR);
+    char *evgen = evgen_test_format("%s/%s/evgen", fx.prefix, EVGEN_TEST_INSTALL_BINDIR);
     const char *version[] = {evgen, "--version", NULL};
-    char *out = must_run(version, NULL);
-    char *expected = fmt("evgen %s\n", EVGEN_TEST_PROJECT_VERSION);
+    char *out = evgen_test_must_run(version, NULL);
+    char *expected = evgen_test_format("evgen %s\n", EVGEN_TEST_PROJECT_VERSION);
     assert_string_equal(out, expected);
     free(expected);
     free(out);
@@ -244,7 +187,7 @@ static void test_installed_files(void **state)
         EVGEN_TEST_INSTALL_LIBDIR "/pkgconfig/evgen-reader.pc",
     };
     for (size_t i = 0; i < sizeof relocatable / sizeof relocatable[0]; i++) {
-        char *path = fmt("%s/%s", fx.prefix, relocatable[i]);
+        char *path = evgen_test_format("%s/%s", fx.prefix, relocatable[i]);
         char *text = evgen_test_read(path);
         assert_non_null(text);
         if (strstr(text, EVGEN_BINARY_DIR) || strstr(text, EVGEN_SOURCE_DIR "/"))
@@ -262,9 +205,9 @@ static void test_project_builds_and_runs(void **state)
     need_ninja();
     run_app(fx.ninja_build);
     /* The generation ran the installed evgen. */
-    char *ninja_file = fmt("%s/build.ninja", fx.ninja_build);
+    char *ninja_file = evgen_test_format("%s/build.ninja", fx.ninja_build);
     char *text = evgen_test_read(ninja_file);
-    char *evgen = fmt("%s/%s/evgen gen app_events.h", fx.prefix, EVGEN_TEST_INSTALL_BINDIR);
+    char *evgen = evgen_test_format("%s/%s/evgen gen app_events.h", fx.prefix, EVGEN_TEST_INSTALL_BINDIR);
     assert_non_null(text);
     if (!strstr(text, evgen))
         fail_msg("%s does not run %s", ninja_file, evgen);
@@ -278,7 +221,7 @@ static void assert_up_to_date(const char *why)
 {
     char *out = build_project(EVGEN_TEST_NINJA_EXE, fx.ninja_build, 1);
     if (!strstr(out, "no work to do"))
-        FAIL_LONG("%s: ninja -n has work to do:\n%s", why, out);
+        EVGEN_FAIL_LONG("%s: ninja -n has work to do:\n%s", why, out);
     free(out);
 }
 
@@ -289,7 +232,7 @@ static void assert_touch_regenerates(const char *path)
     touch(path);
     char *dry = build_project(EVGEN_TEST_NINJA_EXE, fx.ninja_build, 1);
     if (!strstr(dry, "evgen: generating app from app_events.h"))
-        FAIL_LONG("touching %s does not regenerate: ninja -n says\n%s", path, dry);
+        EVGEN_FAIL_LONG("touching %s does not regenerate: ninja -n says\n%s", path, dry);
     free(dry);
     char *out = build_project(EVGEN_TEST_NINJA_EXE, fx.ninja_build, 0);
     assert_non_null(strstr(out, "evgen: generating app from app_events.h"));
@@ -305,16 +248,16 @@ static void test_regeneration_ninja(void **state)
 
     /* The depfile: the first output, then the manifest, the header it includes and the lock,
      * absolute, the space of "src dir" escaped; not evgen's embedded headers. */
-    char *depfile = fmt("%s/evgen/app/app.d", fx.ninja_build);
+    char *depfile = evgen_test_format("%s/evgen/app/app.d", fx.ninja_build);
     char *text = evgen_test_read(depfile);
     assert_non_null(text);
-    char *target = fmt("%s/evgen/app/app_runtime.h: \\\n", fx.ninja_build);
-    char *manifest = fmt("%s/src\\ dir/project/app_events.h \\\n", fx.tmp);
-    char *header = fmt("%s/src\\ dir/project/app_types.h", fx.tmp);
-    char *lock = fmt("%s/src\\ dir/project/app_events.lock\n", fx.tmp);
+    char *target = evgen_test_format("%s/evgen/app/app_runtime.h: \\\n", fx.ninja_build);
+    char *manifest = evgen_test_format("%s/src\\ dir/project/app_events.h \\\n", fx.tmp);
+    char *header = evgen_test_format("%s/src\\ dir/project/app_types.h", fx.tmp);
+    char *lock = evgen_test_format("%s/src\\ dir/project/app_events.lock\n", fx.tmp);
     if (strncmp(text, target, strlen(target)) != 0 || !strstr(text, manifest) || !strstr(text, header) ||
         !strstr(text, lock) || strstr(text, "evgen-builtin") || strstr(text, "manifest_end.h"))
-        FAIL_LONG("unexpected depfile %s:\n%s", depfile, text);
+        EVGEN_FAIL_LONG("unexpected depfile %s:\n%s", depfile, text);
     free(lock);
     free(header);
     free(manifest);
@@ -322,10 +265,10 @@ static void test_regeneration_ninja(void **state)
     free(text);
     free(depfile);
 
-    char *types = fmt("%s/app_types.h", fx.project);
-    char *events = fmt("%s/app_events.h", fx.project);
-    char *lockfile = fmt("%s/app_events.lock", fx.project);
-    char *evgen = fmt("%s/%s/evgen", fx.prefix, EVGEN_TEST_INSTALL_BINDIR);
+    char *types = evgen_test_format("%s/app_types.h", fx.project);
+    char *events = evgen_test_format("%s/app_events.h", fx.project);
+    char *lockfile = evgen_test_format("%s/app_events.lock", fx.project);
+    char *evgen = evgen_test_format("%s/%s/evgen", fx.prefix, EVGEN_TEST_INSTALL_BINDIR);
     assert_touch_regenerates(types);    /* a header the manifest includes: from the depfile */
     assert_touch_regenerates(events);   /* the manifest */
     assert_touch_regenerates(lockfile); /* its lock */
@@ -343,7 +286,7 @@ static void test_regeneration_make(void **state)
     (void)state;
     if (!EVGEN_TEST_MAKE_EXE[0])
         skip(); /* no make on this machine */
-    char *build = fmt("%s/build-make", fx.tmp);
+    char *build = evgen_test_format("%s/build-make", fx.tmp);
     configure_project("Unix Makefiles", EVGEN_TEST_MAKE_EXE, build);
     char *out = build_project(EVGEN_TEST_MAKE_EXE, build, 0);
     assert_non_null(strstr(out, "evgen: generating app from app_events.h"));
@@ -351,18 +294,18 @@ static void test_regeneration_make(void **state)
     run_app(build);
     out = build_project(EVGEN_TEST_MAKE_EXE, build, 0);
     if (strstr(out, "evgen: generating"))
-        FAIL_LONG("make with nothing changed regenerates:\n%s", out);
+        EVGEN_FAIL_LONG("make with nothing changed regenerates:\n%s", out);
     free(out);
 
-    char *types = fmt("%s/app_types.h", fx.project);
+    char *types = evgen_test_format("%s/app_types.h", fx.project);
     touch(types);
     out = build_project(EVGEN_TEST_MAKE_EXE, build, 0);
     if (!strstr(out, "evgen: generating app from app_events.h"))
-        FAIL_LONG("touching %s does not regenerate with make:\n%s", types, out);
+        EVGEN_FAIL_LONG("touching %s does not regenerate with make:\n%s", types, out);
     free(out);
     out = build_project(EVGEN_TEST_MAKE_EXE, build, 0);
     if (strstr(out, "evgen: generating"))
-        FAIL_LONG("make after a regeneration regenerates again:\n%s", out);
+        EVGEN_FAIL_LONG("make after a regeneration regenerates again:\n%s", out);
     free(out);
     free(types);
     free(build);
@@ -372,14 +315,14 @@ static void test_regeneration_make(void **state)
 static void test_depfile_escaping(void **state)
 {
     (void)state;
-    char *dir = fmt("%s/odd #$ dir", fx.tmp);
-    char *out_dir = fmt("%s/out", fx.tmp);
+    char *dir = evgen_test_format("%s/odd #$ dir", fx.tmp);
+    char *out_dir = evgen_test_format("%s/out", fx.tmp);
     assert_int_equal(mkdir(dir, 0777), 0);
     assert_int_equal(mkdir(out_dir, 0777), 0);
     static const char *const files[] = {"app_events.h", "app_types.h"};
     for (size_t i = 0; i < 2; i++) {
-        char *from = fmt("%s/%s", fx.project, files[i]);
-        char *to = fmt("%s/%s", dir, files[i]);
+        char *from = evgen_test_format("%s/%s", fx.project, files[i]);
+        char *to = evgen_test_format("%s/%s", dir, files[i]);
         char *text = evgen_test_read(from);
         assert_non_null(text);
         evgen_test_write(to, text);
@@ -387,24 +330,24 @@ static void test_depfile_escaping(void **state)
         free(to);
         free(from);
     }
-    char *evgen = fmt("%s/%s/evgen", fx.prefix, EVGEN_TEST_INSTALL_BINDIR);
-    char *depfile = fmt("%s/app.d", out_dir);
+    char *evgen = evgen_test_format("%s/%s/evgen", fx.prefix, EVGEN_TEST_INSTALL_BINDIR);
+    char *depfile = evgen_test_format("%s/app.d", out_dir);
     const char *argv[] = {evgen, "gen", "app_events.h", "-o", out_dir, "--name", "app", "--depfile", depfile, NULL};
-    free(must_run(argv, dir));
+    free(evgen_test_must_run(argv, dir));
     char *text = evgen_test_read(depfile);
     assert_non_null(text);
-    char *target = fmt("%s/app_runtime.h: \\\n", out_dir);
-    char *manifest = fmt("  %s/odd\\ \\#$$\\ dir/app_events.h \\\n", fx.tmp);
-    char *header = fmt("  %s/odd\\ \\#$$\\ dir/app_types.h", fx.tmp);
+    char *target = evgen_test_format("%s/app_runtime.h: \\\n", out_dir);
+    char *manifest = evgen_test_format("  %s/odd\\ \\#$$\\ dir/app_events.h \\\n", fx.tmp);
+    char *header = evgen_test_format("  %s/odd\\ \\#$$\\ dir/app_types.h", fx.tmp);
     if (strncmp(text, target, strlen(target)) != 0 || !strstr(text, manifest) || !strstr(text, header))
-        FAIL_LONG("unexpected depfile:\n%s", text);
+        EVGEN_FAIL_LONG("unexpected depfile:\n%s", text);
     /* Without --lock, the lock is no prerequisite. */
     assert_null(strstr(text, ".lock"));
 
     struct stat before, after;
     assert_int_equal(stat(depfile, &before), 0);
     sleep(1); /* a rewrite would show in the modification time, whatever its granularity */
-    char *again = must_run(argv, dir);
+    char *again = evgen_test_must_run(argv, dir);
     assert_non_null(strstr(again, "unchanged"));
     assert_int_equal(stat(depfile, &after), 0);
     assert_true(before.st_mtim.tv_sec == after.st_mtim.tv_sec && before.st_mtim.tv_nsec == after.st_mtim.tv_nsec);
@@ -435,7 +378,7 @@ static void test_in_tree_depfile(void **state)
     if (strncmp(text, target, strlen(target)) != 0 ||
         !strstr(text, "  " EVGEN_SOURCE_DIR "/manifest/gcevents.h \\\n") ||
         !strstr(text, "  " EVGEN_SOURCE_DIR "/manifest/gcevents.lock\n") || strstr(text, "evgen-builtin"))
-        FAIL_LONG("unexpected depfile %s:\n%s", depfile, text);
+        EVGEN_FAIL_LONG("unexpected depfile %s:\n%s", depfile, text);
     free(text);
 }
 
@@ -446,18 +389,18 @@ static void test_pkg_config(void **state)
     (void)state;
     if (!EVGEN_TEST_PKG_CONFIG_EXE[0])
         fail_msg("pkg-config not found: install it (scripts/deps.sh installs pkg-config)");
-    char *pc_path = fmt("%s/%s/pkgconfig", fx.prefix, EVGEN_TEST_INSTALL_LIBDIR);
+    char *pc_path = evgen_test_format("%s/%s/pkgconfig", fx.prefix, EVGEN_TEST_INSTALL_LIBDIR);
     setenv("PKG_CONFIG_PATH", pc_path, 1);
 
     const char *modversion[] = {EVGEN_TEST_PKG_CONFIG_EXE, "--modversion", "evgen-runtime", "evgen-reader", NULL};
-    char *out = must_run(modversion, NULL);
-    char *expected = fmt("%s\n%s\n", EVGEN_TEST_PROJECT_VERSION, EVGEN_TEST_PROJECT_VERSION);
+    char *out = evgen_test_must_run(modversion, NULL);
+    char *expected = evgen_test_format("%s\n%s\n", EVGEN_TEST_PROJECT_VERSION, EVGEN_TEST_PROJECT_VERSION);
     assert_string_equal(out, expected);
     free(expected);
     free(out);
 
     const char *flags[] = {EVGEN_TEST_PKG_CONFIG_EXE, "--cflags", "--libs", "evgen-runtime", "evgen-reader", NULL};
-    out = must_run(flags, NULL);
+    out = evgen_test_must_run(flags, NULL);
     if (!strstr(out, "-I") || !strstr(out, "-levgen_runtime") || !strstr(out, "-levgen_reader") ||
         !strstr(out, "-lpthread"))
         fail_msg("pkg-config --cflags --libs evgen-runtime evgen-reader: %s", out);
@@ -465,24 +408,24 @@ static void test_pkg_config(void **state)
 
     /* The include directory it names is the install's. */
     const char *includedir[] = {EVGEN_TEST_PKG_CONFIG_EXE, "--variable=includedir", "evgen-runtime", NULL};
-    out = must_run(includedir, NULL);
+    out = evgen_test_must_run(includedir, NULL);
     out[strcspn(out, "\n")] = '\0';
-    char *header = fmt("%s/evgen/runtime.h", out);
-    if (!exists(header))
+    char *header = evgen_test_format("%s/evgen/runtime.h", out);
+    if (!evgen_test_exists(header))
         fail_msg("pkg-config's includedir %s has no evgen/runtime.h", out);
     free(header);
     free(out);
 
     /* One file, compiled and linked with the flags pkg-config gives, then run. */
-    char *program = fmt("%s/pkgconfig_main", fx.tmp);
+    char *program = evgen_test_format("%s/pkgconfig_main", fx.tmp);
     const char *compile[] = {"/bin/sh", "-c",
                              "\"$1\" $2 \"$3\" -o \"$4\" $5 $(\"$6\" --cflags --libs evgen-runtime evgen-reader)",
                              "sh", EVGEN_TEST_C_COMPILER, EVGEN_TEST_C_FLAGS,
                              EVGEN_SOURCE_DIR "/tests/install/pkgconfig_main.c", program,
                              EVGEN_TEST_LINKER_FLAGS, EVGEN_TEST_PKG_CONFIG_EXE, NULL};
-    free(must_run(compile, NULL));
+    free(evgen_test_must_run(compile, NULL));
     const char *prog[] = {program, NULL};
-    out = must_run(prog, NULL);
+    out = evgen_test_must_run(prog, NULL);
     assert_non_null(strstr(out, "ok: "));
     free(out);
     free(program);

@@ -3,6 +3,7 @@
 
 #include <fcntl.h>
 #include <spawn.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -118,6 +119,41 @@ int evgen_test_run(const char *const argv[], const char *cwd, char **out, char *
     else
         free(e);
     return status;
+}
+
+int evgen_test_run_merged(const char *const argv[], const char *cwd, char **output)
+{
+    char *out = NULL, *err = NULL;
+    int rc = evgen_test_run(argv, cwd, &out, &err);
+    if (output) {
+        const char *o = out ? out : "", *e = err ? err : "";
+        size_t out_len = strlen(o);
+        int own_line = out_len && *e && o[out_len - 1] != '\n';
+        *output = evgen_test_format("%s%s%s", o, own_line ? "\n" : "", e);
+    }
+    free(out);
+    free(err);
+    return rc;
+}
+
+char *evgen_test_format(const char *format, ...)
+{
+    va_list ap;
+    va_start(ap, format);
+    int n = vsnprintf(NULL, 0, format, ap);
+    va_end(ap);
+    char *s = n < 0 ? NULL : malloc((size_t)n + 1);
+    if (!s)
+        abort();
+    va_start(ap, format);
+    vsnprintf(s, (size_t)n + 1, format, ap);
+    va_end(ap);
+    return s;
+}
+
+int evgen_test_exists(const char *path)
+{
+    return access(path, F_OK) == 0;
 }
 
 char *evgen_test_replace(const char *text, const char *from, const char *to)

@@ -9,6 +9,30 @@
  * stdout and stderr into newly allocated strings (the caller frees). Returns the exit status,
  * or -1 if the program could not be run or did not exit normally. */
 int evgen_test_run(const char *const argv[], const char *cwd, char **out, char **err);
+/* evgen_test_run with one output (if `output` is not NULL; the caller frees): stdout, then stderr,
+ * on a line of its own when stdout does not end a line. */
+int evgen_test_run_merged(const char *const argv[], const char *cwd, char **output);
+
+/* For cmocka tests (tests/support/test_commands.c): runs a command that must succeed and returns
+ * its merged output (caller frees); otherwise fails the test, printing the command, its directory,
+ * its exit status and its output. */
+char *evgen_test_must_run(const char *const argv[], const char *cwd);
+
+/* For cmocka tests: fails with a message that may be longer than cmocka's own buffer (build
+ * outputs, depfiles). */
+#define EVGEN_FAIL_LONG(...)          \
+    do {                              \
+        fprintf(stderr, "ERROR: ");   \
+        fprintf(stderr, __VA_ARGS__); \
+        fprintf(stderr, "\n");        \
+        fail();                       \
+    } while (0)
+
+/* printf into a newly allocated string (caller frees). Aborts if out of memory. */
+char *evgen_test_format(const char *format, ...) __attribute__((format(printf, 1, 2)));
+
+/* Whether `path` exists. */
+int evgen_test_exists(const char *path);
 
 /* Creates a fresh temporary directory; returns its path (caller frees). Aborts on failure. */
 char *evgen_test_tempdir(void);

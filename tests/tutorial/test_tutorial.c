@@ -53,67 +53,10 @@ static struct {
     size_t source_traces; /* files in the source tree's tests/traces/gcevents */
 } fx;
 
-static char *fmt(const char *format, ...) __attribute__((format(printf, 1, 2)));
-static char *fmt(const char *format, ...)
-{
-    va_list ap;
-    va_start(ap, format);
-    int n = vsnprintf(NULL, 0, format, ap);
-    va_end(ap);
-    char *s = malloc((size_t)n + 1);
-    va_start(ap, format);
-    vsnprintf(s, (size_t)n + 1, format, ap);
-    va_end(ap);
-    return s;
-}
-
-/* Fails with a message that may be longer than cmocka's own buffer (build outputs). */
-#define FAIL_LONG(...)                \
-    do {                              \
-        fprintf(stderr, "ERROR: ");   \
-        fprintf(stderr, __VA_ARGS__); \
-        fprintf(stderr, "\n");        \
-        fail();                       \
-    } while (0)
-
-/* Runs a command in `cwd`; returns its exit status and (if `output` is not NULL) its stdout, a
- * newline, then its stderr. */
-static int run(const char *const argv[], const char *cwd, char **output)
-{
-    char *out = NULL, *err = NULL;
-    int rc = evgen_test_run(argv, cwd, &out, &err);
-    if (output)
-        *output = fmt("%s\n%s", out ? out : "", err ? err : "");
-    free(out);
-    free(err);
-    return rc;
-}
-
-/* Runs a command that must succeed; returns its output (caller frees). */
-static char *must_run(const char *const argv[], const char *cwd)
-{
-    char *output = NULL;
-    int rc = run(argv, cwd, &output);
-    if (rc != 0) {
-        fprintf(stderr, "command failed (exit status %d), in %s:", rc, cwd ? cwd : ".");
-        for (size_t i = 0; argv[i]; i++)
-            fprintf(stderr, " '%s'", argv[i]);
-        fprintf(stderr, "\n%s\n", output);
-        free(output);
-        fail();
-    }
-    return output;
-}
-
 static void must_contain(const char *text, const char *needle, const char *what)
 {
     if (!strstr(text, needle))
-        FAIL_LONG("%s does not hold\n  %s\nit is:\n%s", what, needle, text);
-}
-
-static int exists(const char *path)
-{
-    return access(path, F_OK) == 0;
+        EVGEN_FAIL_LONG("%s does not hold\n  %s\nit is:\n%s", what, needle, text);
 }
 
 /* A whole file with its size (binary), or NULL. */
@@ -143,7 +86,7 @@ static char *doc_line(const char *prefix, const char *needle, const char *from)
     for (const char *line = fx.doc; line && *line;) {
         const char *end = strchr(line, '\n');
         size_t len = end ? (size_t)(end - line) : strlen(line);
-        char *copy = fmt("%.*s", (int)len, line);
+        char *copy = evgen_test_format("%.*s", (int)len, line);
         const char *at = from ? strstr(copy, from) : copy;
         if (strncmp(copy, prefix, strlen(prefix)) == 0 && strstr(copy, needle) && at) {
             char *result = strdup(at);
@@ -153,7 +96,7 @@ static char *doc_line(const char *prefix, const char *needle, const char *from)
         free(copy);
         line = end ? end + 1 : NULL;
     }
-    FAIL_LONG("docs/tutorial.md has no line starting with '%s' that holds '%s'", prefix, needle);
+    EVGEN_FAIL_LONG("docs/tutorial.md has no line starting with '%s' that holds '%s'", prefix, needle);
     return NULL;
 }
 
@@ -163,7 +106,7 @@ static char *doc_golden_generation_size5(void)
     char *line = doc_line("", "GCHeapStats_V3 ", "GenerationSize5=");
     size_t digits = strspn(line + strlen("GenerationSize5="), "0123456789");
     assert_true(digits > 0);
-    char *value = fmt("%.*s", (int)digits, line + strlen("GenerationSize5="));
+    char *value = evgen_test_format("%.*s", (int)digits, line + strlen("GenerationSize5="));
     free(line);
     return value;
 }
@@ -173,32 +116,32 @@ static char *doc_golden_generation_size5(void)
 /* A fresh copy in tmp/NAME: manifest/, tests/traces/gcevents/ and tests/tutorial/project's files. */
 static char *copy_project(const char *name)
 {
-    char *root = fmt("%s/%s", fx.tmp, name);
-    char *traces = fmt("%s/tests/traces", root);
+    char *root = evgen_test_format("%s/%s", fx.tmp, name);
+    char *traces = evgen_test_format("%s/tests/traces", root);
     const char *mkdir_argv[] = {"/bin/mkdir", "-p", traces, NULL};
-    free(must_run(mkdir_argv, NULL));
+    free(evgen_test_must_run(mkdir_argv, NULL));
     const char *manifest_argv[] = {"/bin/cp", "-R", EVGEN_SOURCE_DIR "/manifest", root, NULL};
-    free(must_run(manifest_argv, NULL));
+    free(evgen_test_must_run(manifest_argv, NULL));
     const char *traces_argv[] = {"/bin/cp", "-R", EVGEN_SOURCE_DIR "/" GOLDEN_REL, traces, NULL};
-    free(must_run(traces_argv, NULL));
+    free(evgen_test_must_run(traces_argv, NULL));
     const char *project_argv[] = {"/bin/cp",
                                   EVGEN_SOURCE_DIR "/tests/tutorial/project/CMakeLists.txt",
                                   EVGEN_SOURCE_DIR "/tests/tutorial/project/read_golden.c",
                                   EVGEN_SOURCE_DIR "/tests/tutorial/project/fire_v3.c",
                                   root,
                                   NULL};
-    free(must_run(project_argv, NULL));
+    free(evgen_test_must_run(project_argv, NULL));
     free(traces);
     return root;
 }
 
 static void configure(const char *root)
 {
-    char *build = fmt("%s/build", root);
-    char *make_arg = fmt("-DCMAKE_MAKE_PROGRAM=%s", EVGEN_TUTORIAL_MAKE_PROGRAM);
-    char *cc_arg = fmt("-DCMAKE_C_COMPILER=%s", EVGEN_TUTORIAL_C_COMPILER);
-    char *cflags_arg = fmt("-DCMAKE_C_FLAGS=-Wall -Wextra -Werror %s", EVGEN_TUTORIAL_C_FLAGS);
-    char *ldflags_arg = fmt("-DCMAKE_EXE_LINKER_FLAGS=%s", EVGEN_TUTORIAL_LINKER_FLAGS);
+    char *build = evgen_test_format("%s/build", root);
+    char *make_arg = evgen_test_format("-DCMAKE_MAKE_PROGRAM=%s", EVGEN_TUTORIAL_MAKE_PROGRAM);
+    char *cc_arg = evgen_test_format("-DCMAKE_C_COMPILER=%s", EVGEN_TUTORIAL_C_COMPILER);
+    char *cflags_arg = evgen_test_format("-DCMAKE_C_FLAGS=-Wall -Wextra -Werror %s", EVGEN_TUTORIAL_C_FLAGS);
+    char *ldflags_arg = evgen_test_format("-DCMAKE_EXE_LINKER_FLAGS=%s", EVGEN_TUTORIAL_LINKER_FLAGS);
     const char *argv[] = {EVGEN_TUTORIAL_CMAKE_EXE,
                           "-S",
                           root,
@@ -215,7 +158,7 @@ static void configure(const char *root)
                           "-DEVGEN_RUNTIME_LIBRARY=" EVGEN_TUTORIAL_RUNTIME_LIBRARY,
                           "-DEVGEN_READER_LIBRARY=" EVGEN_TUTORIAL_READER_LIBRARY,
                           NULL};
-    free(must_run(argv, NULL));
+    free(evgen_test_must_run(argv, NULL));
     free(ldflags_arg);
     free(cflags_arg);
     free(cc_arg);
@@ -226,9 +169,9 @@ static void configure(const char *root)
 /* `cmake --build ROOT/build [--target TARGET]`: its exit status and output. */
 static int build(const char *root, const char *target, char **output)
 {
-    char *dir = fmt("%s/build", root);
+    char *dir = evgen_test_format("%s/build", root);
     const char *argv[] = {EVGEN_TUTORIAL_CMAKE_EXE, "--build", dir, target ? "--target" : NULL, target, NULL};
-    int rc = run(argv, NULL, output);
+    int rc = evgen_test_run_merged(argv, NULL, output);
     free(dir);
     return rc;
 }
@@ -237,19 +180,19 @@ static char *must_build(const char *root, const char *target)
 {
     char *output = NULL;
     if (build(root, target, &output) != 0)
-        FAIL_LONG("the build of %s failed:\n%s", root, output);
+        EVGEN_FAIL_LONG("the build of %s failed:\n%s", root, output);
     return output;
 }
 
 /* Replaces the first `from` of ROOT/manifest/gcevents.h by `to`. */
 static void edit_manifest(const char *root, const char *from, const char *to)
 {
-    char *path = fmt("%s/" MANIFEST_REL, root);
+    char *path = evgen_test_format("%s/" MANIFEST_REL, root);
     char *text = evgen_test_read(path);
     assert_non_null(text);
     char *edited = evgen_test_replace(text, from, to);
     if (!edited)
-        FAIL_LONG("%s has no line %s", path, from);
+        EVGEN_FAIL_LONG("%s has no line %s", path, from);
     evgen_test_write(path, edited);
     free(edited);
     free(text);
@@ -260,9 +203,9 @@ static char *evgen(const char *root, const char *command, const char *arg, int e
 {
     const char *argv[] = {EVGEN_EXE, command, MANIFEST_REL, arg ? "--traces" : NULL, arg, NULL};
     char *output = NULL;
-    int rc = run(argv, root, &output);
+    int rc = evgen_test_run_merged(argv, root, &output);
     if (rc != expect_rc)
-        FAIL_LONG("evgen %s exited with %d, not %d:\n%s", command, rc, expect_rc, output);
+        EVGEN_FAIL_LONG("evgen %s exited with %d, not %d:\n%s", command, rc, expect_rc, output);
     return output;
 }
 
@@ -290,7 +233,7 @@ static size_t read_golden_dir(const char *dir, golden_file **files, unsigned *la
         *files = realloc(*files, (n + 1) * sizeof **files);
         golden_file *f = &(*files)[n++];
         f->name = strdup(e->d_name);
-        char *path = fmt("%s/%s", dir, e->d_name);
+        char *path = evgen_test_format("%s/%s", dir, e->d_name);
         f->bytes = read_bytes(path, &f->size);
         assert_non_null(f->bytes);
         free(path);
@@ -354,9 +297,9 @@ static void test_add_a_field(void **state)
 {
     (void)state;
     char *root = copy_project("add-a-field");
-    char *runtime_h = fmt("%s/build/evgen/gcevents/gcevents_runtime.h", root);
-    char *reader_h = fmt("%s/build/evgen/gcevents/gcevents_reader.h", root);
-    char *golden = fmt("%s/" GOLDEN_REL, root);
+    char *runtime_h = evgen_test_format("%s/build/evgen/gcevents/gcevents_runtime.h", root);
+    char *reader_h = evgen_test_format("%s/build/evgen/gcevents/gcevents_reader.h", root);
+    char *golden = evgen_test_format("%s/" GOLDEN_REL, root);
     configure(root);
 
     /* The manifest as shipped: GCHeapStats versions 0 to 2 (read_golden and fire_v3 use the new
@@ -385,9 +328,9 @@ static void test_add_a_field(void **state)
     header = evgen_test_read(reader_h);
     must_contain(header, "EVGEN_READER_FIXED(GCHeapStats, GenerationSize5, uint64_t,", "gcevents_reader.h");
     free(header);
-    char *fire = fmt("%s/build/fire_v3", root);
+    char *fire = evgen_test_format("%s/build/fire_v3", root);
     const char *fire_argv[] = {fire, NULL};
-    out = must_run(fire_argv, root);
+    out = evgen_test_must_run(fire_argv, root);
     must_contain(out, "fired GCHeapStats v3: GenerationSize5 = 5555, GenerationSize4 = 4444", "fire_v3");
     free(out);
     free(fire);
@@ -408,7 +351,8 @@ static void test_add_a_field(void **state)
     out = evgen(root, "lock", GOLDEN_REL, 0);
     must_contain(out, "newly locked: GCHeapStats v3", "evgen lock");
     char *recorded =
-        fmt("evgen lock: golden trace " GOLDEN_REL "/gcevents-%04u.evtrace: 1 event versions\n", last + 1);
+        evgen_test_format("evgen lock: golden trace " GOLDEN_REL "/gcevents-%04u.evtrace: 1 event versions\n",
+                          last + 1);
     must_contain(out, recorded, "evgen lock");
     free(recorded);
     free(out);
@@ -422,14 +366,14 @@ static void test_add_a_field(void **state)
         while (j < n_after && strcmp(after[j].name, before[i].name) != 0)
             j++;
         if (j == n_after)
-            FAIL_LONG("evgen lock removed %s", before[i].name);
+            EVGEN_FAIL_LONG("evgen lock removed %s", before[i].name);
         if (after[j].size != before[i].size || memcmp(after[j].bytes, before[i].bytes, before[i].size) != 0)
-            FAIL_LONG("evgen lock rewrote %s", before[i].name);
+            EVGEN_FAIL_LONG("evgen lock rewrote %s", before[i].name);
     }
-    char *new_trace = fmt("%s/gcevents-%04u.evtrace", golden, last + 1);
-    char *new_snapshot = fmt("%s/gcevents-%04u.lock", golden, last + 1);
-    assert_true(exists(new_trace));
-    assert_true(exists(new_snapshot)); /* the lock as it was when the trace was recorded */
+    char *new_trace = evgen_test_format("%s/gcevents-%04u.evtrace", golden, last + 1);
+    char *new_snapshot = evgen_test_format("%s/gcevents-%04u.lock", golden, last + 1);
+    assert_true(evgen_test_exists(new_trace));
+    assert_true(evgen_test_exists(new_snapshot)); /* the lock as it was when the trace was recorded */
     assert_int_equal(n_after, n_before + 2);
     free_golden(before, n_before);
     free_golden(after, n_after);
@@ -437,12 +381,12 @@ static void test_add_a_field(void **state)
     /* The new golden trace holds GCHeapStats v3 alone, with the value the tutorial's dump shows. */
     char *value = doc_golden_generation_size5();
     const char *dump_argv[] = {EVGEN_EXE, "dump", new_trace, NULL};
-    out = must_run(dump_argv, root);
+    out = evgen_test_must_run(dump_argv, root);
     char *line = strchr(out, '\n');
     assert_non_null(line);
     assert_true(line[1] == '\n' || line[1] == '\0'); /* one event */
     must_contain(out, " GCHeapStats_V3 ", "evgen dump of the new golden trace");
-    char *field = fmt(" GenerationSize5=%s\n", value);
+    char *field = evgen_test_format(" GenerationSize5=%s\n", value);
     must_contain(out, field, "evgen dump of the new golden trace");
     free(field);
     free(out);
@@ -456,16 +400,17 @@ static void test_add_a_field(void **state)
     out = must_build(root, NULL);
     must_contain(out, GENERATING, "the build after evgen lock");
     free(out);
-    char *reader = fmt("%s/build/read_golden", root);
+    char *reader = evgen_test_format("%s/build/read_golden", root);
     size_t argc = 1;
     const char **read_argv = calloc(last + 3, sizeof *read_argv);
     read_argv[0] = reader;
     for (unsigned k = 1; k <= last + 1; k++)
-        read_argv[argc++] = fmt("%s/gcevents-%04u.evtrace", golden, k);
-    out = must_run(read_argv, root);
+        read_argv[argc++] = evgen_test_format("%s/gcevents-%04u.evtrace", golden, k);
+    out = evgen_test_must_run(read_argv, root);
     must_contain(out, "GCHeapStats v2: 16 fields, every accessor agrees with the trace; GenerationSize5 absent\n",
                  "read_golden");
-    char *v3 = fmt("GCHeapStats v3: 17 fields, every accessor agrees with the trace; GenerationSize5 = %s\n", value);
+    char *v3 = evgen_test_format(
+        "GCHeapStats v3: 17 fields, every accessor agrees with the trace; GenerationSize5 = %s\n", value);
     must_contain(out, v3, "read_golden");
     assert_null(strstr(out, "NOT agree"));
     free(v3);
@@ -492,7 +437,7 @@ static const char *mistakes_copy(void)
         fx.mistakes = copy_project("mistakes");
         configure(fx.mistakes);
     }
-    char *path = fmt("%s/" MANIFEST_REL, fx.mistakes);
+    char *path = evgen_test_format("%s/" MANIFEST_REL, fx.mistakes);
     evgen_test_write(path, fx.manifest);
     free(path);
     return fx.mistakes;
@@ -513,20 +458,20 @@ static void check_mistake(const char *from, const char *to, const char *doc_edit
 
     char *out = NULL;
     if (build(root, NULL, &out) == 0)
-        FAIL_LONG("the build succeeded after the edit:\n%s", out);
+        EVGEN_FAIL_LONG("the build succeeded after the edit:\n%s", out);
     must_contain(out, GENERATING, "the build");
-    char *error_line = fmt("\n%s\n", error);
+    char *error_line = evgen_test_format("\n%s\n", error);
     must_contain(out, error_line, "the build");
-    char *note_line = fmt("/%s\n", note); /* the build passes evgen the lock's absolute path */
+    char *note_line = evgen_test_format("/%s\n", note); /* the build passes evgen the lock's absolute path */
     must_contain(out, note_line, "the build");
     free(note_line);
     free(out);
-    char *generated = fmt("%s/build/evgen/gcevents/gcevents_runtime.h", root);
-    assert_false(exists(generated)); /* nothing is written */
+    char *generated = evgen_test_format("%s/build/evgen/gcevents/gcevents_runtime.h", root);
+    assert_false(evgen_test_exists(generated)); /* nothing is written */
     free(generated);
 
     out = evgen(root, "check", NULL, 1);
-    char *check = fmt("%s\n%s\n", error, note);
+    char *check = evgen_test_format("%s\n%s\n", error, note);
     must_contain(out, check, "evgen check");
     free(check);
     free(out);
