@@ -78,6 +78,11 @@ void evgen_error(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, con
     va_end(ap);
 }
 
+void evgen_verror(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, const char *fmt, va_list ap)
+{
+    vreport(d, EVGEN_SEV_ERROR, loc, code, fmt, ap);
+}
+
 void evgen_warning(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, const char *fmt, ...)
 {
     va_list ap;

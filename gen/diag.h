@@ -3,6 +3,7 @@
 #ifndef EVGEN_GEN_DIAG_H
 #define EVGEN_GEN_DIAG_H
 
+#include <stdarg.h>
 #include <stdio.h>
 
 #include "model.h"
@@ -39,6 +40,9 @@ const char *evgen_diag_code_doc(evgen_diag_code code);
 /* Reports at `loc` (loc may be NULL or have a NULL file: no location). */
 void evgen_error(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
+/* evgen_error with the arguments as a va_list, for reporting functions of their own. */
+void evgen_verror(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, const char *fmt, va_list ap)
+    __attribute__((format(printf, 4, 0)));
 void evgen_warning(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* A note belongs to the error or warning reported just before it. */

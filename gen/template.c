@@ -532,15 +532,11 @@ static void error_at(parser *p, unsigned line, unsigned col, const char *fmt, ..
     __attribute__((format(printf, 4, 5)));
 static void error_at(parser *p, unsigned line, unsigned col, const char *fmt, ...)
 {
-    evgen_strbuf sb;
-    va_list ap;
-    evgen_sb_init(&sb);
-    va_start(ap, fmt);
-    evgen_sb_vprintf(&sb, fmt, ap);
-    va_end(ap);
     evgen_loc loc = {p->name, line, col};
-    evgen_error(p->diags, &loc, EVGEN_D_TEMPLATE, "%s", sb.data ? sb.data : "");
-    evgen_sb_free(&sb);
+    va_list ap;
+    va_start(ap, fmt);
+    evgen_verror(p->diags, &loc, EVGEN_D_TEMPLATE, fmt, ap);
+    va_end(ap);
 }
 
 static void note_at(parser *p, unsigned line, unsigned col, const char *message)
@@ -930,15 +926,11 @@ static void render_error(renderer *r, unsigned line, unsigned col, const char *f
     __attribute__((format(printf, 4, 5)));
 static void render_error(renderer *r, unsigned line, unsigned col, const char *fmt, ...)
 {
-    evgen_strbuf sb;
-    va_list ap;
-    evgen_sb_init(&sb);
-    va_start(ap, fmt);
-    evgen_sb_vprintf(&sb, fmt, ap);
-    va_end(ap);
     evgen_loc loc = {r->t->name, line, col};
-    evgen_error(r->diags, &loc, EVGEN_D_TEMPLATE, "%s", sb.data ? sb.data : "");
-    evgen_sb_free(&sb);
+    va_list ap;
+    va_start(ap, fmt);
+    evgen_verror(r->diags, &loc, EVGEN_D_TEMPLATE, fmt, ap);
+    va_end(ap);
 }
 
 /* The first name in the innermost loop that has it, else in the root; then key by key. */
@@ -1028,19 +1020,25 @@ static void put_filtered(evgen_strbuf *sb, const char *s, filter_kind f)
     }
 }
 
+/* resolve(), then requires `kind`: "cannot ACTION 'PATH': it is a map, not a list". */
+static const evgen_tvalue *resolve_as(renderer *r, const tpath *path, tv_kind kind, const char *action)
+{
+    const evgen_tvalue *v = resolve(r, path);
+    if (v && v->kind != kind) {
+        render_error(r, path->line, path->col, "cannot %s '%s': it is %s, not %s", action, path->text,
+                     kind_name(v->kind), kind_name(kind));
+        return NULL;
+    }
+    return v;
+}
+
 static bool render_list(renderer *r, const node_list *l);
 
 static bool render_print(renderer *r, const node *n)
 {
-    const tpath *path = &n->u.print.path;
-    const evgen_tvalue *v = resolve(r, path);
+    const evgen_tvalue *v = resolve_as(r, &n->u.print.path, TV_STRING, "print");
     if (!v)
         return false;
-    if (v->kind != TV_STRING) {
-        render_error(r, path->line, path->col, "cannot print '%s': it is %s, not a string", path->text,
-                     kind_name(v->kind));
-        return false;
-    }
     size_t n_filters = n->u.print.n_filters;
     if (!n_filters) {
         evgen_sb_puts(&r->out, v->u.string);
@@ -1062,15 +1060,9 @@ static bool render_print(renderer *r, const node *n)
 
 static bool render_for(renderer *r, const node *n)
 {
-    const tpath *path = &n->u.loop.path;
-    const evgen_tvalue *list = resolve(r, path);
+    const evgen_tvalue *list = resolve_as(r, &n->u.loop.path, TV_LIST, "loop over");
     if (!list)
         return false;
-    if (list->kind != TV_LIST) {
-        render_error(r, path->line, path->col, "cannot loop over '%s': it is %s, not a list", path->text,
-                     kind_name(list->kind));
-        return false;
-    }
     size_t count = list->u.list.count;
     if (!count)
         return true;
