@@ -1,8 +1,9 @@
-/* bench_common.h — what every benchmark program needs: a monotonic clock in seconds and the
- * median of a set of runs. */
+/* bench_common.h — what every benchmark program needs: a monotonic clock in seconds, the median
+ * of a set of runs, and the arguments of the trace benchmarks. */
 #ifndef EVGEN_BENCH_COMMON_H
 #define EVGEN_BENCH_COMMON_H
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
 
@@ -24,6 +25,21 @@ static inline double bench_median(double *v, int n)
 {
     qsort(v, (size_t)n, sizeof *v, bench_compare_double);
     return v[n / 2];
+}
+
+/* The arguments of a benchmark that writes a trace: [EVENTS >= 1000] [RUNS 1..64] [DIR] (DIR defaults
+ * to $TMPDIR, else /tmp). Returns 0, or prints the usage and returns 2, the exit status. */
+static inline int bench_trace_args(int argc, char **argv, long default_events, long *events, int *runs,
+                                   const char **dir)
+{
+    *events = argc > 1 ? atol(argv[1]) : default_events;
+    *runs = argc > 2 ? atoi(argv[2]) : 5;
+    *dir = argc > 3 ? argv[3] : (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    if (*events < 1000 || *runs < 1 || *runs > 64) {
+        fprintf(stderr, "usage: %s [EVENTS >= 1000] [RUNS 1..64] [DIR]\n", argv[0]);
+        return 2;
+    }
+    return 0;
 }
 
 #endif /* EVGEN_BENCH_COMMON_H */

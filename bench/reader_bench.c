@@ -95,13 +95,12 @@ static double dump_run(const char *evgen, const char *path)
 
 int main(int argc, char **argv)
 {
-    long events = argc > 1 ? atol(argv[1]) : 10000000;
-    int runs = argc > 2 ? atoi(argv[2]) : 5;
-    const char *dir = argc > 3 ? argv[3] : (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-    if (events < 1000 || runs < 1 || runs > 64) {
-        fprintf(stderr, "usage: %s [EVENTS >= 1000] [RUNS 1..64] [DIR]\n", argv[0]);
-        return 2;
-    }
+    long events;
+    int runs;
+    const char *dir;
+    int usage = bench_trace_args(argc, argv, 10000000, &events, &runs, &dir);
+    if (usage)
+        return usage;
     char path[4096];
     snprintf(path, sizeof path, "%s/evgen-reader-bench-%ld.evtrace", dir, (long)getpid());
     write_trace(path, events);
