@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "evgen/reader.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -26,6 +28,8 @@ typedef struct evgen_dump_options {
     uint64_t from_ns, to_ns;    /* keep events with from_ns <= timestamp <= to_ns (since session start) */
     int progress;               /* default 1: a progress bar on `err` when it is a terminal, the output
                                  * is not, and the trace is at least 64 MiB */
+    const evgen_reader_options *reader; /* how the trace is opened (NULL: no options): the manifests
+                                         * a .nettrace file's events are bound to */
 } evgen_dump_options;
 
 void evgen_dump_options_init(evgen_dump_options *options);
@@ -40,6 +44,8 @@ int evgen_dump(const char *path, const evgen_dump_options *options, int out, FIL
 /* `evgen dump` from its arguments (argv[0] is "dump"): parses them, prints usage errors to
  * stderr (status 2), and runs evgen_dump to stdout and stderr. Returns the exit status. */
 int evgen_dump_main(int argc, char **argv);
+/* The same, opening the trace with `reader` (NULL: no options). */
+int evgen_dump_main_with(int argc, char **argv, const evgen_reader_options *reader);
 
 /* The usage text of `evgen dump`. */
 extern const char evgen_dump_usage[];

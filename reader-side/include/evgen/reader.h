@@ -1,7 +1,10 @@
-/* evgen/reader.h — libevgen-reader: opens a .evtrace file (memory-mapped, never read whole),
- * validates it, and iterates its events in file order or merged across threads in time order,
- * or dispatches them to handlers (TraceEvent style). Everything needed to decode an event comes
- * from the trace's own metadata; generated readers (evgen gen) add typed, versioned accessors.
+/* evgen/reader.h — libevgen-reader: opens a trace (memory-mapped, never read whole), validates
+ * it, and iterates its events in file order or in time order, or dispatches them to handlers
+ * (TraceEvent style). Two containers, told apart by their magic: evgen's own .evtrace, where
+ * everything needed to decode an event comes from the trace's own metadata, and EventPipe's
+ * .nettrace (V4, V5, V6: what .NET runtimes write), whose events are bound to the manifests given
+ * at open by (provider name, event id) because the runtime describes none of their fields.
+ * Generated readers (evgen gen) add typed, versioned accessors that work on both.
  *
  * Robustness: a corrupt block (bad magic, size, checksum, varint, record) is reported with its
  * byte offset and skipped, and reading goes on with the next good block; a truncated file yields
@@ -78,6 +81,9 @@ typedef struct evgen_trace_event_info {
     uint32_t n_versions;
     const evgen_trace_manifest *manifest;
     uint32_t index; /* the reader's number for this event, 0 .. evgen_reader_event_count() - 1 */
+    /* .nettrace: 1 if no manifest given at open knows this event, so its fields are only those the
+     * trace's own metadata describes (none, for runtime events): the rest of the payload is raw. */
+    uint8_t unbound;
 } evgen_trace_event_info;
 
 struct evgen_trace_manifest {
@@ -88,14 +94,21 @@ struct evgen_trace_manifest {
     uint32_t n_structs;
 };
 
+typedef enum evgen_container {
+    EVGEN_CONTAINER_EVTRACE = 1, /* evgen's own (docs/format.md) */
+    EVGEN_CONTAINER_NETTRACE = 2 /* EventPipe's, as .NET runtimes write it (docs/nettrace.md) */
+} evgen_container;
+
 typedef struct evgen_trace_header {
-    uint16_t format_version;
+    uint16_t format_version;  /* of the container: .evtrace 1; .nettrace 4, 5 or 6 */
     uint8_t pointer_size;
     uint8_t clock_kind;       /* 1 CLOCK_MONOTONIC, 2 TSC */
     uint64_t clock_frequency; /* ticks per second */
     uint64_t start_ticks;
     uint64_t start_unix_ns;
     uint32_t process_id;
+    uint8_t container;        /* evgen_container */
+    uint32_t cpu_count;       /* .nettrace: the trace's NumberOfProcessors, or 0 */
 } evgen_trace_header;
 
 /* ---- events ---------------------------------------------------------------------------------- */
@@ -123,9 +136,37 @@ typedef struct evgen_event {
      * when the event is read; UINT32_MAX from the first one the payload does not hold whole. */
     uint32_t variable_end[EVGEN_EVENT_MAX_VARIABLE];
     const evgen_reader *reader;
+    /* .nettrace only (0 / NULL in .evtrace): the stack the runtime captured with the event, as
+     * stack_depth little-endian instruction pointers of pointer_size bytes (evgen_event_stack_ip);
+     * the per-thread sequence number; the thread that wrote the event when it differs from the
+     * one it describes; the activity ids (16 bytes each, NULL when absent). */
+    const uint8_t *stack;
+    uint32_t stack_depth;
+    uint32_t sequence;
+    uint64_t capture_thread_id;
+    const uint8_t *activity_id;
+    const uint8_t *related_activity_id;
 } evgen_event;
 
+/* The i-th instruction pointer of the event's stack (innermost first), or 0 past its depth. */
+uint64_t evgen_event_stack_ip(const evgen_event *event, uint32_t i);
+
 /* ---- opening --------------------------------------------------------------------------------- */
+
+/* A manifest's description as a reader binds foreign events to it: a metadata block payload of
+ * docs/format.md. Generated readers define one, NAME_reader_manifest (NAME_reader.h). */
+typedef struct evgen_reader_manifest {
+    const char *name;
+    const uint8_t *metadata;
+    size_t size;
+} evgen_reader_manifest;
+
+typedef struct evgen_reader_options {
+    /* .nettrace: the manifests its events are bound to, by (provider name, event id), in this
+     * order of preference; ignored for .evtrace, which describes its own events. */
+    const evgen_reader_manifest *const *manifests;
+    size_t n_manifests;
+} evgen_reader_options;
 
 /* Opens and validates a trace. On failure returns NULL and, if `error` is not NULL, a message
  * (caller frees) naming the byte offset of the problem ("not an evgen trace: bad magic at offset
@@ -133,6 +174,10 @@ typedef struct evgen_event {
 evgen_reader *evgen_reader_open(const char *path, char **error);
 /* The same for a trace in memory; `data` must outlive the reader. */
 evgen_reader *evgen_reader_open_memory(const void *data, size_t size, char **error);
+/* The same with options (NULL: none); a manifest that does not decode fails the open. */
+evgen_reader *evgen_reader_open_with(const char *path, const evgen_reader_options *options, char **error);
+evgen_reader *evgen_reader_open_memory_with(const void *data, size_t size, const evgen_reader_options *options,
+                                            char **error);
 void evgen_reader_close(evgen_reader *reader);
 
 const evgen_trace_header *evgen_reader_header(const evgen_reader *reader);
@@ -148,7 +193,8 @@ const evgen_trace_event_info *evgen_reader_find_event(const evgen_reader *reader
 
 typedef enum evgen_order {
     EVGEN_ORDER_FILE = 0, /* as written: block by block, each thread's events in order */
-    EVGEN_ORDER_TIME = 1  /* merged across threads by timestamp (ties: thread, then file order) */
+    EVGEN_ORDER_TIME = 1  /* by timestamp (ties: thread, then file order); .nettrace: sorted within each
+                           * sequence-point region, the order the format guarantees */
 } evgen_order;
 
 /* Starts (or restarts) an iteration. The default is EVGEN_ORDER_FILE from the start. */
@@ -185,7 +231,7 @@ const evgen_read_problem *evgen_reader_problems(const evgen_reader *reader, size
 typedef struct evgen_reader_thread {
     uint64_t thread_id;
     uint64_t events;  /* records read */
-    uint64_t dropped; /* from the blocks' dropped counts */
+    uint64_t dropped; /* from the blocks' dropped counts; .nettrace: lost events (sequence number gaps) */
     uint64_t written_end, dropped_end, too_big_end; /* from the end block, if any */
 } evgen_reader_thread;
 
