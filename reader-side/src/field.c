@@ -100,6 +100,11 @@ void evgen_rd_fill_event(const evgen_reader *rd, const rd_record *r, uint64_t th
     if (n)
         evgen_rd_variable_ends(v, r->payload, r->size, ev->variable_end, n);
     ev->reader = rd;
+    ev->stack = NULL;
+    ev->stack_depth = 0;
+    ev->sequence = 0;
+    ev->capture_thread_id = 0;
+    ev->activity_id = NULL;
 }
 
 /* Is `ev` an event of its reader (info and layout from its metadata, so its plan exists)? */

@@ -230,10 +230,16 @@ struct evgen_reader {
 
     rd_handler *handlers;
     size_t n_handlers, cap_handlers;
+
+    struct rd_nettrace *nt; /* a .nettrace file: its index (nettrace.h); NULL for .evtrace */
+    int binding;            /* manifests given at open are being decoded: they are not the file's */
 };
 
 /* Grows an array of `elem`-byte items to hold `need`; 0, or -1 if out of memory. */
 int evgen_rd_grow(void **items, size_t *cap, size_t need, size_t elem);
+
+/* A malloc'd formatted message (NULL if out of memory), for errors returned to the caller. */
+char *evgen_rd_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Records a problem (offset, printf-style message) in file order. */
 void evgen_rd_problem(evgen_reader *rd, uint64_t offset, const char *fmt, ...)
@@ -244,10 +250,17 @@ void evgen_rd_scan(evgen_reader *rd, uint64_t offset);
 
 /* The index of thread `tid` in rd->threads, or RD_NONE. */
 size_t evgen_rd_thread_find(const evgen_reader *rd, uint64_t tid);
+/* The same, adding the thread if it is new; RD_NONE if out of memory. */
+size_t evgen_rd_thread_index(evgen_reader *rd, uint64_t tid);
 
 /* metadata.c: decodes a metadata block's payload into the reader's tables. Returns 0, -1 with
  * `why` describing the first problem, or -2 if memory ran out. */
 int evgen_rd_metadata(evgen_reader *rd, const uint8_t *p, const uint8_t *end, char *why, size_t why_size);
+/* Lowers a version the reader built itself rather than decoded (a .nettrace event's fields):
+ * 0, or -1 if memory ran out. */
+int evgen_rd_lower(evgen_reader *rd, const evgen_trace_manifest *m, evgen_trace_version *v, rd_version *rv);
+/* Registers an event the reader built itself, with its lowered versions: 0, or -1. */
+int evgen_rd_add_event(evgen_reader *rd, rd_event *e);
 /* The size of one element of `kind` with this trace's pointers (0 for strings, structs). */
 uint32_t evgen_rd_kind_size(const evgen_reader *rd, unsigned kind);
 

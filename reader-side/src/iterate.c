@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "nettrace.h"
 
 int evgen_rd_decode(const evgen_reader *rd, rd_cursor *c, rd_record *out)
 {
@@ -84,6 +85,10 @@ static void sift_down(rd_cursor **heap, size_t n, size_t i)
 void evgen_reader_rewind(evgen_reader *rd, evgen_order order)
 {
     rd->order = order == EVGEN_ORDER_TIME ? EVGEN_ORDER_TIME : EVGEN_ORDER_FILE;
+    if (rd->nt) {
+        evgen_rd_nt_rewind(rd);
+        return;
+    }
     memset(&rd->file_cursor, 0, sizeof rd->file_cursor);
     rd->file_cursor.pending = rd->n_blocks ? 0 : RD_NONE;
     rd->n_heap = 0;
@@ -104,6 +109,8 @@ void evgen_reader_rewind(evgen_reader *rd, evgen_order order)
 
 int evgen_reader_next(evgen_reader *rd, evgen_event *event)
 {
+    if (rd->nt)
+        return evgen_rd_nt_next(rd, event);
     if (rd->order == EVGEN_ORDER_FILE) {
         rd_record r;
         if (!advance(rd, &rd->file_cursor, &r))

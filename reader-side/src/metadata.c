@@ -355,7 +355,7 @@ int evgen_rd_metadata(evgen_reader *rd, const uint8_t *p, const uint8_t *end, ch
         bad(&c, "%zu bytes after the last event", (size_t)(c.end - c.p));
     /* Types are numbered across the trace; a gap means a metadata block was lost (its types stay
      * undefined), bounded by what the file could hold. */
-    if (!c.failed && (first_type > (uint64_t)rd->n_types + RD_MAX_TYPE_GAP || n_types > rd->size))
+    if (!c.failed && !rd->binding && (first_type > (uint64_t)rd->n_types + RD_MAX_TYPE_GAP || n_types > rd->size))
         bad(&c, "first_type %llu is impossible", (unsigned long long)first_type);
     for (uint64_t t = first_type; !c.failed && t < first_type + n_types && t < rd->n_types; t++)
         if (rd->types[t].version)
@@ -373,6 +373,8 @@ int evgen_rd_metadata(evgen_reader *rd, const uint8_t *p, const uint8_t *end, ch
         return -2;
     }
     rd->manifests[rd->n_manifests++] = m;
+    if (rd->binding) /* a manifest to bind .nettrace events to: its type numbers are not the file's */
+        rd->n_types = 0;
     if (types_end > rd->n_types) {
         memset(rd->types + rd->n_types, 0, (types_end - rd->n_types) * sizeof *rd->types);
         rd->n_types = types_end;
@@ -392,6 +394,32 @@ int evgen_rd_metadata(evgen_reader *rd, const uint8_t *p, const uint8_t *end, ch
             if (v->pub->n_variable > rd->max_variable)
                 rd->max_variable = v->pub->n_variable;
         }
+    }
+    return 0;
+}
+
+int evgen_rd_lower(evgen_reader *rd, const evgen_trace_manifest *m, evgen_trace_version *v, rd_version *rv)
+{
+    char why[64];
+    mcur c = {NULL, NULL, NULL, rd, why, sizeof why, 0};
+    lower(&c, m, v, rv);
+    return c.failed ? -1 : 0;
+}
+
+int evgen_rd_add_event(evgen_reader *rd, rd_event *e)
+{
+    if (evgen_rd_grow((void **)&rd->events, &rd->cap_events, rd->n_events + 1, sizeof *rd->events) ||
+        evgen_rd_grow((void **)&rd->versions, &rd->cap_versions, rd->n_versions + e->pub.n_versions,
+                      sizeof *rd->versions))
+        return -1;
+    e->pub.index = (uint32_t)rd->n_events;
+    rd->events[rd->n_events++] = e;
+    for (uint32_t k = 0; k < e->pub.n_versions; k++) {
+        rd_version *v = &e->versions[k];
+        v->serial = (uint32_t)rd->n_versions;
+        rd->versions[rd->n_versions++] = v;
+        if (v->pub->n_variable > rd->max_variable)
+            rd->max_variable = v->pub->n_variable;
     }
     return 0;
 }

@@ -12,6 +12,22 @@
 
 #include "evgen/crc32c.h"
 #include "internal.h"
+#include "nettrace.h"
+
+char *evgen_rd_format(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *out = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (out) {
+        va_start(ap, fmt);
+        vsnprintf(out, (size_t)n + 1, fmt, ap);
+        va_end(ap);
+    }
+    return out;
+}
 
 static void set_error(char **error, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void set_error(char **error, const char *fmt, ...)
@@ -41,7 +57,7 @@ static int read_header(evgen_reader *rd, uint32_t *header_size, char **error)
         return -1;
     }
     if (memcmp(h, magic, n < 8 ? n : 8) != 0) {
-        set_error(error, "not an evgen trace: bad magic at offset 0");
+        set_error(error, "not an evgen trace: bad magic at offset 0 (neither .evtrace nor .nettrace)");
         return -1;
     }
     if (n < EVGEN_RD_FILE_HEADER_SIZE) {
@@ -68,6 +84,7 @@ static int read_header(evgen_reader *rd, uint32_t *header_size, char **error)
     rd->header.start_ticks = rd_le64(h + 24);
     rd->header.start_unix_ns = rd_le64(h + 32);
     rd->header.process_id = rd_le32(h + 40);
+    rd->header.container = EVGEN_CONTAINER_EVTRACE;
     if (*header_size < EVGEN_RD_FILE_HEADER_SIZE || *header_size > n)
         set_error(error, "bad header size %u at offset 10", *header_size);
     else if (rd->header.pointer_size != 4 && rd->header.pointer_size != 8)
@@ -81,7 +98,8 @@ static int read_header(evgen_reader *rd, uint32_t *header_size, char **error)
     return -1;
 }
 
-static evgen_reader *open_data(const void *data, size_t size, void *map, char **error)
+static evgen_reader *open_data(const void *data, size_t size, void *map, const evgen_reader_options *options,
+                               char **error)
 {
     if (error)
         *error = NULL;
@@ -93,13 +111,24 @@ static evgen_reader *open_data(const void *data, size_t size, void *map, char **
     rd->data = data;
     rd->size = size;
     rd->map = map;
-    uint32_t header_size;
-    if (read_header(rd, &header_size, error) != 0) {
-        rd->map = NULL; /* the caller unmaps */
-        evgen_reader_close(rd);
-        return NULL;
+    if (evgen_rd_is_nettrace(rd->data, rd->size)) {
+        char *why = NULL;
+        if (evgen_rd_nt_open(rd, options, &why) != 0) {
+            set_error(error, "%s", why ? why : "out of memory");
+            free(why);
+            rd->map = NULL;
+            evgen_reader_close(rd);
+            return NULL;
+        }
+    } else {
+        uint32_t header_size;
+        if (read_header(rd, &header_size, error) != 0) {
+            rd->map = NULL; /* the caller unmaps */
+            evgen_reader_close(rd);
+            return NULL;
+        }
+        evgen_rd_scan(rd, header_size);
     }
-    evgen_rd_scan(rd, header_size);
     if (!rd->oom && rd->max_variable)
         rd->scratch = calloc(rd->max_variable, sizeof *rd->scratch);
     if (!rd->oom && rd->n_threads) {
@@ -117,6 +146,11 @@ static evgen_reader *open_data(const void *data, size_t size, void *map, char **
 }
 
 evgen_reader *evgen_reader_open(const char *path, char **error)
+{
+    return evgen_reader_open_with(path, NULL, error);
+}
+
+evgen_reader *evgen_reader_open_with(const char *path, const evgen_reader_options *options, char **error)
 {
     if (error)
         *error = NULL;
@@ -155,7 +189,7 @@ evgen_reader *evgen_reader_open(const char *path, char **error)
     }
     close(fd);
     static const uint8_t empty[1];
-    evgen_reader *rd = open_data(map ? map : empty, size, map, error);
+    evgen_reader *rd = open_data(map ? map : empty, size, map, options, error);
     if (!rd && map)
         munmap(map, size);
     return rd;
@@ -163,8 +197,14 @@ evgen_reader *evgen_reader_open(const char *path, char **error)
 
 evgen_reader *evgen_reader_open_memory(const void *data, size_t size, char **error)
 {
+    return evgen_reader_open_memory_with(data, size, NULL, error);
+}
+
+evgen_reader *evgen_reader_open_memory_with(const void *data, size_t size, const evgen_reader_options *options,
+                                            char **error)
+{
     static const uint8_t empty[1];
-    return open_data(data && size ? data : empty, data ? size : 0, NULL, error);
+    return open_data(data && size ? data : empty, data ? size : 0, NULL, options, error);
 }
 
 void evgen_reader_close(evgen_reader *rd)
@@ -192,6 +232,7 @@ void evgen_reader_close(evgen_reader *rd)
     free(rd->thread_hash);
     free(rd->cursors);
     free(rd->heap);
+    evgen_rd_nt_free(rd->nt);
     evgen_rd_arena_free(&rd->arena);
     free(rd);
 }

@@ -59,8 +59,7 @@ size_t evgen_rd_thread_find(const evgen_reader *rd, uint64_t tid)
     return RD_NONE;
 }
 
-/* The index of thread `tid`, added if new; RD_NONE if out of memory. */
-static size_t thread_index(evgen_reader *rd, uint64_t tid)
+size_t evgen_rd_thread_index(evgen_reader *rd, uint64_t tid)
 {
     size_t found = evgen_rd_thread_find(rd, tid);
     if (found != RD_NONE)
@@ -264,7 +263,7 @@ static void events_block(evgen_reader *rd, const frame *f)
     uint32_t count = rd_le32(h + 28), dropped = rd_le32(h + 32);
     if (check_records(rd, f, count) != 0)
         return;
-    size_t ti = thread_index(rd, tid);
+    size_t ti = evgen_rd_thread_index(rd, tid);
     if (ti == RD_NONE ||
         evgen_rd_grow((void **)&rd->blocks, &rd->cap_blocks, rd->n_blocks + 1, sizeof *rd->blocks) != 0) {
         rd->oom = 1;
@@ -294,7 +293,7 @@ static int end_entries(evgen_reader *rd, const uint8_t *p, const uint8_t *end, i
             if (rd_varint(&p, end, &v[k]) != 0)
                 return -1;
         if (apply) {
-            size_t ti = thread_index(rd, v[0]);
+            size_t ti = evgen_rd_thread_index(rd, v[0]);
             if (ti == RD_NONE)
                 return -2;
             /* An id the OS reused appears twice: one reader thread, both totals. */

@@ -139,13 +139,12 @@ typedef struct evgen_event {
     /* .nettrace only (0 / NULL in .evtrace): the stack the runtime captured with the event, as
      * stack_depth little-endian instruction pointers of pointer_size bytes (evgen_event_stack_ip);
      * the per-thread sequence number; the thread that wrote the event when it differs from the
-     * one it describes; the activity ids (16 bytes each, NULL when absent). */
+     * one it describes; the activity id (16 bytes, NULL when absent). */
     const uint8_t *stack;
     uint32_t stack_depth;
     uint32_t sequence;
     uint64_t capture_thread_id;
     const uint8_t *activity_id;
-    const uint8_t *related_activity_id;
 } evgen_event;
 
 /* The i-th instruction pointer of the event's stack (innermost first), or 0 past its depth. */
