@@ -617,6 +617,29 @@ static inline void put_rendered(out *o, const char *s, size_t n)
     o->p = w + n;
 }
 
+/* An event no manifest describes (.nettrace): the payload past the fields the trace describes, in
+ * hex, so nothing is hidden. */
+static void put_raw_tail(dumper *d, const evgen_event *ev, uint32_t n)
+{
+    uint32_t off = 0, size = 0;
+    if (n && evgen_event_field(ev, n - 1, &off, &size))
+        off += size;
+    else if (n)
+        return;
+    if (off >= ev->size)
+        return;
+    out *o = &d->o;
+    puts_(o, d->json ? ",\"raw\":\"" : " raw=");
+    for (uint32_t i = off; i < ev->size; i++) {
+        char *w = room(o, 2);
+        w[0] = hexdigits[ev->payload[i] >> 4];
+        w[1] = hexdigits[ev->payload[i] & 15];
+        o->p = w + 2;
+    }
+    if (d->json)
+        putc_(o, '"');
+}
+
 static void dump_event(dumper *d, const evgen_event *ev)
 {
     out *o = &d->o;
@@ -670,6 +693,8 @@ static void dump_event(dumper *d, const evgen_event *ev)
             put_field(d, ev, f, off, size);
         }
     }
+    if (f == n && ev->info->unbound)
+        put_raw_tail(d, ev, n);
     if (!d->json) {
         if (f < n) { /* the payload ends before this field: it and the rest are left out */
             puts_(o, " <truncated at ");
@@ -738,6 +763,11 @@ static void put_u64_col(out *o, uint64_t v, int width)
     o->p = w + n;
 }
 
+static const char *clock_name(unsigned kind)
+{
+    return kind == 1 ? "monotonic" : kind == 2 ? "tsc" : "qpc";
+}
+
 static void stats_text(dumper *d, const char *path, const stat_entry *by_version, const stat_entry *by_thread)
 {
     out *o = &d->o;
@@ -745,9 +775,9 @@ static void stats_text(dumper *d, const char *path, const stat_entry *by_version
     const evgen_trace_header *h = &rd->header;
     char line[512];
     snprintf(line, sizeof line,
-             "trace: %s\n  %llu bytes, format %u, pointer size %u, clock %s at %llu Hz, process %u\n", path,
-             (unsigned long long)rd->size, h->format_version, h->pointer_size,
-             h->clock_kind == 1 ? "monotonic" : "tsc", (unsigned long long)h->clock_frequency, h->process_id);
+             "trace: %s\n  %llu bytes, %sformat %u, pointer size %u, clock %s at %llu Hz, process %u\n", path,
+             (unsigned long long)rd->size, rd->nt ? "nettrace " : "", h->format_version, h->pointer_size,
+             clock_name(h->clock_kind), (unsigned long long)h->clock_frequency, h->process_id);
     puts_(o, line);
     puts_(o, "events:\n         count          bytes  event\n");
     uint64_t events = 0, bytes = 0;
@@ -767,16 +797,20 @@ static void stats_text(dumper *d, const char *path, const stat_entry *by_version
         events += by_version[s].count;
         bytes += by_version[s].bytes;
     }
-    puts_(o, rd->has_end ? "threads:\n        thread         events        dropped    end: written        dropped"
-                           "        too big\n"
-                         : "threads:\n        thread         events        dropped\n");
+    /* An end block (.evtrace) has the writer's own totals; a .nettrace file's end has none, and
+     * its dropped events are the sequence-number gaps. */
+    int end_totals = rd->has_end && !rd->nt;
+    puts_(o, end_totals ? "threads:\n        thread         events        dropped    end: written        dropped"
+                          "        too big\n"
+                        : rd->nt ? "threads:\n        thread         events           lost\n"
+                                 : "threads:\n        thread         events        dropped\n");
     uint64_t dropped = 0, dropped_end = 0, too_big = 0;
     for (size_t t = 0; t < rd->n_threads; t++) {
         const evgen_reader_thread *th = &rd->threads[t];
         put_u64_col(o, th->thread_id, 14);
         put_u64_col(o, by_thread[t].count, 15);
         put_u64_col(o, th->dropped, 15);
-        if (rd->has_end) {
+        if (end_totals) {
             put_u64_col(o, th->written_end, 18);
             put_u64_col(o, th->dropped_end, 15);
             put_u64_col(o, th->too_big_end, 15);
@@ -786,10 +820,15 @@ static void stats_text(dumper *d, const char *path, const stat_entry *by_version
         dropped_end += th->dropped_end;
         too_big += th->too_big_end;
     }
-    snprintf(line, sizeof line, "totals: %llu events, %llu payload bytes, %llu dropped%s, %llu too big, %zu threads\n",
-             (unsigned long long)events, (unsigned long long)bytes,
-             (unsigned long long)(rd->has_end ? dropped_end : dropped), rd->has_end ? "" : " (blocks' counts)",
-             (unsigned long long)too_big, rd->n_threads);
+    if (rd->nt)
+        snprintf(line, sizeof line, "totals: %llu events, %llu payload bytes, %llu lost (sequence gaps), %zu threads\n",
+                 (unsigned long long)events, (unsigned long long)bytes, (unsigned long long)dropped, rd->n_threads);
+    else
+        snprintf(line, sizeof line,
+                 "totals: %llu events, %llu payload bytes, %llu dropped%s, %llu too big, %zu threads\n",
+                 (unsigned long long)events, (unsigned long long)bytes,
+                 (unsigned long long)(rd->has_end ? dropped_end : dropped), rd->has_end ? "" : " (blocks' counts)",
+                 (unsigned long long)too_big, rd->n_threads);
     puts_(o, line);
     uint64_t at;
     evgen_read_status st = evgen_reader_status(rd, &at);
@@ -797,7 +836,8 @@ static void stats_text(dumper *d, const char *path, const stat_entry *by_version
     puts_(o, line);
     if (st == EVGEN_READ_TRUNCATED)
         put_u64(o, at);
-    puts_(o, rd->has_end ? ", end block found\n" : ", no end block\n");
+    puts_(o, rd->nt ? (rd->has_end ? ", end of stream found\n" : ", no end of stream\n")
+                    : rd->has_end ? ", end block found\n" : ", no end block\n");
     snprintf(line, sizeof line, "problems: %zu\n", rd->n_problems);
     puts_(o, line);
     for (size_t i = 0; i < rd->n_problems; i++) {
@@ -826,6 +866,8 @@ static void stats_json(dumper *d, const char *path, const stat_entry *by_version
     puts_(o, "{\"trace\":");
     put_json_string(o, path);
     json_key_u64(o, "file_size", rd->size, 1);
+    puts_(o, ",\"container\":");
+    put_json_string(o, rd->nt ? "nettrace" : "evtrace");
     json_key_u64(o, "format_version", h->format_version, 1);
     json_key_u64(o, "pointer_size", h->pointer_size, 1);
     json_key_u64(o, "clock_kind", h->clock_kind, 1);
@@ -859,7 +901,7 @@ static void stats_json(dumper *d, const char *path, const stat_entry *by_version
         json_key_u64(o, "thread", th->thread_id, 0);
         json_key_u64(o, "events", by_thread[t].count, 1);
         json_key_u64(o, "dropped", th->dropped, 1);
-        if (rd->has_end) {
+        if (rd->has_end && !rd->nt) {
             json_key_u64(o, "written_end", th->written_end, 1);
             json_key_u64(o, "dropped_end", th->dropped_end, 1);
             json_key_u64(o, "too_big_end", th->too_big_end, 1);
@@ -872,7 +914,7 @@ static void stats_json(dumper *d, const char *path, const stat_entry *by_version
     puts_(o, "],\"totals\":{");
     json_key_u64(o, "events", events, 0);
     json_key_u64(o, "bytes", bytes, 1);
-    json_key_u64(o, "dropped", rd->has_end ? dropped_end : dropped, 1);
+    json_key_u64(o, "dropped", rd->has_end && !rd->nt ? dropped_end : dropped, 1);
     json_key_u64(o, "too_big", too_big, 1);
     json_key_u64(o, "threads", rd->n_threads, 1);
     uint64_t at;
@@ -936,7 +978,7 @@ int evgen_dump(const char *path, const evgen_dump_options *options, int out_fd, 
         memcpy(&opt, options, options->size < sizeof opt ? options->size : sizeof opt);
 
     char *error = NULL;
-    evgen_reader *rd = evgen_reader_open(path, &error);
+    evgen_reader *rd = evgen_reader_open_with(path, opt.reader, &error);
     if (!rd) {
         fprintf(err, "%s: %s\n", path, error ? error : "cannot open");
         free(error);

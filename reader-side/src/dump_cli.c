@@ -48,8 +48,14 @@ static int parse_ns(const char *s, uint64_t *out)
 
 int evgen_dump_main(int argc, char **argv)
 {
+    return evgen_dump_main_with(argc, argv, NULL);
+}
+
+int evgen_dump_main_with(int argc, char **argv, const evgen_reader_options *reader)
+{
     evgen_dump_options opt;
     evgen_dump_options_init(&opt);
+    opt.reader = reader;
     const char *trace = NULL;
     const char **events = calloc((size_t)argc + 1, sizeof *events);
     if (!events) {

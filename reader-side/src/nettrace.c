@@ -713,6 +713,7 @@ int evgen_rd_nt_open(evgen_reader *rd, const evgen_reader_options *options, char
         read_objects(&s, objects);
     if (s.oom)
         rd->oom = 1;
+    rd->total_events = nt->n_events;
     return 0;
 }
 
