@@ -1,0 +1,34 @@
+/* real_trace.h — the real .NET Core 3.0 trace of ../shared/reference/traces/, unzipped at test time
+ * into a temporary directory, and PerfView TraceEvent's baseline for it, parsed. */
+#ifndef EVGEN_TEST_REAL_TRACE_H
+#define EVGEN_TEST_REAL_TRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define REAL_TRACE_NAME "eventpipe-dotnetcore3.0-win-x64-objver4.nettrace"
+
+/* Unzips the trace into a new temporary directory (*dir, caller removes it with
+ * evgen_test_rmtree and frees it). Returns the trace's path (caller frees), or NULL when
+ * ../shared is not beside the checkout (the caller skips). A failure to unzip fails the test. */
+char *real_trace_unzip(char **dir);
+
+/* One line of the baseline: "Provider/EventName, count, <Event MSec=... attr="value" .../>". */
+typedef struct baseline_attr {
+    char *name, *value;
+} baseline_attr;
+
+typedef struct baseline_line {
+    char *key; /* Provider/EventName */
+    uint64_t count;
+    double msec;
+    uint64_t tid;
+    baseline_attr *attrs; /* the event's own attributes (not MSec, PID, PName, TID, EventName, ...) */
+    size_t n_attrs;
+} baseline_line;
+
+/* Parses the baseline; NULL when ../shared is absent. */
+baseline_line *baseline_read(size_t *count);
+void baseline_free(baseline_line *lines, size_t count);
+
+#endif
