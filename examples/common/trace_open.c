@@ -4,10 +4,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "gcevents_reader.h"
+
 evgen_reader *example_trace_open(const char *prog, const char *path)
 {
     char *error = NULL;
-    evgen_reader *reader = evgen_reader_open(path, &error);
+    /* A .nettrace file written by a .NET runtime describes none of its GC events' fields: they are
+     * bound to manifest/gcevents.h (an .evtrace file ignores the option: it describes its own). */
+    const evgen_reader_manifest *manifests[] = {&gcevents_reader_manifest};
+    evgen_reader_options options = {manifests, 1};
+    evgen_reader *reader = evgen_reader_open_with(path, &options, &error);
     if (!reader) {
         fprintf(stderr, "%s: %s: %s\n", prog, path, error ? error : "cannot open the trace");
         free(error);

@@ -4,7 +4,8 @@
 
 #include "evgen/reader.h"
 
-/* Opens `path` with libevgen-reader. On failure prints "PROG: PATH: error" on stderr (the
+/* Opens `path` with libevgen-reader: an .evtrace file, or a .nettrace file from a .NET runtime
+ * whose GC events are read through manifest/gcevents.h. On failure prints "PROG: PATH: error" on stderr (the
  * reader's message names the byte offset) and returns NULL. */
 evgen_reader *example_trace_open(const char *prog, const char *path);
 
