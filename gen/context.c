@@ -372,5 +372,6 @@ evgen_tvalue *evgen_build_context(const evgen_model *model, const char *name)
     /* C has no empty arrays: storage for at least one event. */
     set(root, "n_events_storage", evgen_tv_stringf("%zu", model->n_events ? model->n_events : 1));
     set(root, "n_types", evgen_tv_stringf("%u", type));
+    evgen_add_reader_manifest_context(root, model, name);
     return root;
 }

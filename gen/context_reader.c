@@ -1,10 +1,12 @@
 /* context_reader.c — the reader side's part of the template context: for each event, the
  * accessors of every field it ever had (with the getter for its type) and its offset table, one
- * row per version and one slot per field, lowered from the model's per-version slots. */
+ * row per version and one slot per field, lowered from the model's per-version slots; and the
+ * manifest's metadata bytes (NAME_reader_manifest), as C initializer lines. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "context.h"
+#include "manifest_desc.h"
 #include "util.h"
 
 /* The C type an accessor returns, and the function that reads it (reader_access.h). */
@@ -210,4 +212,26 @@ void evgen_add_reader_context(evgen_tvalue *event_map, const evgen_model *model,
     for (size_t v = 0; v < e->n_versions; v++)
         evgen_tv_list_add(rows, access_row(e, &e->versions[v]));
     evgen_tv_map_set(event_map, "access_rows", rows);
+}
+
+/* Bytes per line of the metadata initializer. */
+#define METADATA_BYTES_PER_LINE 16
+
+void evgen_add_reader_manifest_context(evgen_tvalue *root, const evgen_model *model, const char *name)
+{
+    size_t size = 0;
+    uint8_t *bytes = evgen_model_metadata(model, name, &size);
+    evgen_tvalue *lines = evgen_tv_list();
+    evgen_strbuf sb;
+    evgen_sb_init(&sb);
+    for (size_t i = 0; i < size; i += METADATA_BYTES_PER_LINE) {
+        sb.len = 0;
+        for (size_t k = i; k < size && k < i + METADATA_BYTES_PER_LINE; k++)
+            evgen_sb_printf(&sb, "%s0x%02x,", k == i ? "" : " ", bytes[k]);
+        evgen_tv_list_add(lines, evgen_tv_string(sb.data));
+    }
+    evgen_sb_free(&sb);
+    free(bytes);
+    evgen_tv_map_set(root, "metadata_lines", lines);
+    evgen_tv_map_set(root, "metadata_size", evgen_tv_stringf("%zu", size));
 }

@@ -14,32 +14,8 @@
 #include "evgen/runtime.h"
 #include "evgen/runtime_emit.h"
 #include "golden_values.h"
+#include "manifest_desc.h"
 #include "util.h"
-
-/* ---- descriptors from the model --------------------------------------------------------- */
-
-typedef struct built {
-    evgen_manifest_desc manifest;
-    const char **providers;
-    evgen_enum_desc *enums;
-    evgen_struct_desc *structs;
-    evgen_event_desc *events;
-    uint8_t *enabled;
-    void **blocks; /* everything else allocated, freed with the rest */
-    size_t n_blocks;
-} built;
-
-static void *keep(built *b, size_t size)
-{
-    void *p = evgen_xcalloc(1, size);
-    *EVGEN_PUSH(b->blocks, b->n_blocks) = p;
-    return p;
-}
-
-static uint8_t wire_kind(evgen_kind kind)
-{
-    return (uint8_t)(kind + 1); /* evgen_kind and evgen_wire_kind list the kinds in one order */
-}
 
 static int version_index_of(const evgen_version *ver, const char *name)
 {
@@ -47,80 +23,6 @@ static int version_index_of(const evgen_version *ver, const char *name)
         if (strcmp(ver->slots[i].field->name, name) == 0)
             return (int)i;
     return -1;
-}
-
-static void build_versions(built *b, const evgen_model *model, const evgen_event *e, evgen_event_desc *ed)
-{
-    evgen_version_desc *vd = keep(b, e->n_versions * sizeof *vd);
-    for (size_t v = 0; v < e->n_versions; v++) {
-        const evgen_version *ver = &e->versions[v];
-        evgen_field_desc *fd = keep(b, (ver->n_slots ? ver->n_slots : 1) * sizeof *fd);
-        for (size_t i = 0; i < ver->n_slots; i++) {
-            const evgen_field *f = ver->slots[i].field;
-            fd[i].name = f->name;
-            fd[i].kind = wire_kind(f->type.kind);
-            fd[i].flags = f->is_array ? EVGEN_FIELD_ARRAY : 0;
-            fd[i].enum_index = (int16_t)f->type.enum_index;
-            fd[i].struct_index = (int16_t)f->type.struct_index;
-            fd[i].count_field = (int16_t)(f->is_array ? version_index_of(ver, f->count_name) : -1);
-        }
-        (void)model;
-        vd[v].size = sizeof vd[v];
-        vd[v].version = (uint16_t)ver->version;
-        vd[v].flags = (uint16_t)((ver->legacy ? EVGEN_VERSION_LEGACY : 0) | (ver->variable_size ? EVGEN_VERSION_VARIABLE : 0));
-        vd[v].fixed_size = ver->variable_size ? 0 : ver->fixed_size; /* 8-byte pointers: this host's */
-        vd[v].fields = ver->n_slots ? fd : NULL;
-        vd[v].n_fields = (uint32_t)ver->n_slots;
-    }
-    ed->versions = vd;
-    ed->n_versions = (uint32_t)e->n_versions;
-}
-
-static void build(built *b, const evgen_model *model, const char *name)
-{
-    memset(b, 0, sizeof *b);
-    b->providers = keep(b, (model->n_providers + 1) * sizeof *b->providers);
-    for (size_t p = 0; p < model->n_providers; p++)
-        b->providers[p] = model->providers[p].name;
-    b->enums = keep(b, (model->n_enums + 1) * sizeof *b->enums);
-    for (size_t i = 0; i < model->n_enums; i++) {
-        const evgen_enum *en = &model->enums[i];
-        evgen_enum_const_desc *c = keep(b, (en->n_consts + 1) * sizeof *c);
-        for (size_t k = 0; k < en->n_consts; k++) {
-            c[k].name = en->consts[k].display_name;
-            c[k].value = en->consts[k].value;
-        }
-        b->enums[i] = (evgen_enum_desc){sizeof(evgen_enum_desc), en->name, c, (uint32_t)en->n_consts};
-    }
-    b->structs = keep(b, (model->n_structs + 1) * sizeof *b->structs);
-    for (size_t i = 0; i < model->n_structs; i++) {
-        const evgen_struct *st = &model->structs[i];
-        evgen_member_desc *m = keep(b, (st->n_members + 1) * sizeof *m);
-        for (size_t k = 0; k < st->n_members; k++)
-            m[k] = (evgen_member_desc){st->members[k].name, wire_kind(st->members[k].kind),
-                                       (int16_t)st->members[k].enum_index, st->members[k].offset};
-        b->structs[i] = (evgen_struct_desc){sizeof(evgen_struct_desc), st->name, st->size, m, (uint32_t)st->n_members};
-    }
-    b->events = keep(b, (model->n_events + 1) * sizeof *b->events);
-    uint32_t types = 0;
-    for (size_t i = 0; i < model->n_events; i++) {
-        const evgen_event *e = &model->events[i];
-        evgen_event_desc *ed = &b->events[i];
-        ed->size = sizeof *ed;
-        ed->name = e->name;
-        ed->provider = (uint32_t)e->provider_index;
-        ed->id = (uint32_t)e->id;
-        ed->level = (uint8_t)e->level;
-        ed->keywords = e->keywords;
-        ed->type_offset = types;
-        build_versions(b, model, e, ed);
-        types += (uint32_t)e->n_versions;
-    }
-    b->enabled = keep(b, model->n_events + 1);
-    b->manifest = (evgen_manifest_desc){sizeof(evgen_manifest_desc), EVGEN_RUNTIME_ABI, name, b->providers,
-                                        (uint32_t)model->n_providers, b->events, (uint32_t)model->n_events, types,
-                                        b->enums, (uint32_t)model->n_enums, b->structs, (uint32_t)model->n_structs,
-                                        b->enabled, 0, NULL};
 }
 
 /* ---- payloads --------------------------------------------------------------------------- */
@@ -264,10 +166,8 @@ int evgen_golden_write(const evgen_model *model, const char *name, const char *p
 {
     /* The descriptors stay allocated: the runtime keeps a registered manifest for the life of
      * the process (it has no unregister), and evgen records golden traces once per run. */
-    built *bp = evgen_xcalloc(1, sizeof *bp);
-    build(bp, model, name);
-    built b = *bp;
-    evgen_register_manifest(&bp->manifest);
+    evgen_manifest_desc *desc = evgen_manifest_desc_build(model, name);
+    evgen_register_manifest(desc);
     char *tmp = evgen_xasprintf("%s.tmp.%ld", path, (long)getpid());
     evgen_session *s = evgen_session_open_file(tmp, NULL);
     int status = 0;
@@ -287,7 +187,7 @@ int evgen_golden_write(const evgen_model *model, const char *name, const char *p
                 payload.len = 0;
                 golden_payload(model, e, ver, &payload);
                 evgen_emit em;
-                uint8_t *p = evgen_emit_begin(&em, &bp->manifest, b.events[i].type_offset + (uint32_t)v,
+                uint8_t *p = evgen_emit_begin(&em, desc, desc->events[i].type_offset + (uint32_t)v,
                                               ver->variable_size, (uint32_t)payload.len);
                 if (!p) {
                     evgen_error(diags, NULL, EVGEN_D_IO, "cannot write %s v%u into the golden trace (status %u)",

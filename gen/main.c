@@ -4,11 +4,12 @@
 #include <string.h>
 
 #include "describe.h"
-#include "evgen/dump.h"
 #include "generate.h"
 #include "golden.h"
 #include "lock_model.h"
 #include "pipeline.h"
+#include "reader_api.h"
+#include "trace_manifests.h"
 #include "util.h"
 
 enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2 };
@@ -23,7 +24,7 @@ static const char usage_text[] =
     "  lock MANIFEST                freeze every version of every event into the lock file\n"
     "  gen MANIFEST -o DIR          write DIR/NAME_runtime.h/.c and NAME_reader.h/.c (with --lock: check first)\n"
     "  dump TRACE [--json] [--stats] [--event NAME]... [--from NS] [--to NS] [--order time|file]\n"
-    "                               print a trace's events, one line each (evgen dump --help)\n"
+    "       [--manifest FILE]...    print a trace's events, one line each (evgen dump --help)\n"
     "  --version                    print evgen's version\n"
     "\n"
     "options:\n"
@@ -37,6 +38,16 @@ static const char usage_text[] =
     "  --tests                      gen: also the test harnesses NAME_fire_all.c and NAME_read_all.c\n"
     "  -I DIR, -D NAME[=VALUE], -U NAME, -isystem DIR, -include FILE, --target=TRIPLE, --sysroot=DIR\n"
     "                               passed to the C compiler that reads the manifest\n";
+
+/* What `evgen dump` takes beyond reader-side/src/dump_cli.c's options: the manifests of .nettrace
+ * files. Printed after its usage text. */
+static const char dump_manifest_usage[] =
+    "\n"
+    "manifests (.nettrace files, whose events carry no field descriptions):\n"
+    "  --manifest FILE    bind the trace's events to FILE's by (provider, event id) (repeatable);\n"
+    "                     without it, a .nettrace file is read with evgen's manifest/" EVGEN_DEFAULT_MANIFEST "\n"
+    "  -I DIR, -D NAME[=VALUE], -U NAME\n"
+    "                     passed to the C compiler that reads the manifests\n";
 
 typedef struct cli {
     const char *command;
@@ -327,6 +338,93 @@ static int run(const cli *c, evgen_diags *diags)
     return status;
 }
 
+/* The options of `evgen dump` that take a value, as dump_cli.c parses them: their value is not the
+ * trace. */
+static bool dump_option_with_value(const char *a)
+{
+    return strcmp(a, "--event") == 0 || strcmp(a, "--from") == 0 || strcmp(a, "--to") == 0 ||
+           strcmp(a, "--order") == 0;
+}
+
+static int dump_usage_error(const char *fmt, const char *arg)
+{
+    fputs("evgen dump: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n\n", stderr);
+    fputs(evgen_dump_usage, stderr);
+    fputs(dump_manifest_usage, stderr);
+    return EXIT_USAGE;
+}
+
+/* `evgen dump` (argv[0] is "dump"): takes out --manifest FILE and the compiler options, loads the
+ * manifests the trace is read with (trace_manifests.h), and hands the rest to evgen_dump_main_with. */
+static int run_dump(int argc, char **argv)
+{
+    char **rest = evgen_xcalloc((size_t)argc + 1, sizeof *rest);
+    const char **paths = evgen_xcalloc((size_t)argc + 1, sizeof *paths);
+    const char **clang_args = evgen_xcalloc((size_t)argc * 2 + 1, sizeof *clang_args);
+    int n_rest = 0;
+    size_t n_paths = 0, n_clang_args = 0;
+    const char *trace = NULL;
+    bool help = false;
+    int status = EXIT_OK;
+    rest[n_rest++] = argv[0];
+    for (int i = 1; i < argc && status == EXIT_OK; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--manifest") == 0 || strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0) {
+            if (i + 1 >= argc) {
+                status = dump_usage_error("%s needs a value", a);
+            } else if (a[1] == '-') {
+                paths[n_paths++] = argv[++i];
+            } else {
+                clang_args[n_clang_args++] = a;
+                clang_args[n_clang_args++] = argv[++i];
+            }
+        } else if (strncmp(a, "--manifest=", 11) == 0) {
+            if (a[11] == '\0')
+                status = dump_usage_error("%s needs a value", "--manifest");
+            else
+                paths[n_paths++] = a + 11;
+        } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-U", 2) == 0) {
+            clang_args[n_clang_args++] = a;
+        } else {
+            /* dump_cli.c's own: note the trace (the first argument that is neither an option nor an
+             * option's value) and whether help is asked for. */
+            help = help || strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
+            rest[n_rest++] = argv[i];
+            if (dump_option_with_value(a) && i + 1 < argc)
+                rest[n_rest++] = argv[++i];
+            else if (!trace && (a[0] != '-' || a[1] == '\0'))
+                trace = a;
+        }
+    }
+    const evgen_reader_manifest **manifests = NULL;
+    size_t n_manifests = 0;
+    if (status == EXIT_OK && !help) {
+        evgen_diags diags;
+        evgen_diags_init(&diags);
+        if (evgen_trace_manifests_load(paths, n_paths, trace, clang_args, n_clang_args, &manifests, &n_manifests,
+                                       &diags) != 0)
+            status = EXIT_ERRORS;
+        evgen_diags_print(&diags, stderr);
+        evgen_diags_free(&diags);
+    }
+    if (status == EXIT_OK) {
+        evgen_reader_options options = {manifests, n_manifests};
+        status = evgen_dump_main_with(n_rest, rest, &options);
+        if (help && status == EXIT_OK) {
+            fputs(dump_manifest_usage, stdout);
+        } else if (status == EXIT_USAGE) {
+            fputs(dump_manifest_usage, stderr);
+        }
+    }
+    evgen_trace_manifests_free(manifests, n_manifests);
+    free(clang_args);
+    free(paths);
+    free(rest);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--version") == 0) {
@@ -337,9 +435,10 @@ int main(int argc, char **argv)
         fputs(usage_text, stdout);
         return EXIT_OK;
     }
-    /* dump reads a trace, not a manifest: its own options (reader-side/src/dump_cli.c). */
+    /* dump reads a trace, not a manifest: its own options (reader-side/src/dump_cli.c), and the
+     * manifests of .nettrace files (run_dump). */
     if (argc >= 2 && strcmp(argv[1], "dump") == 0)
-        return evgen_dump_main(argc - 1, argv + 1);
+        return run_dump(argc - 1, argv + 1);
     cli c;
     int status = parse_cli(argc, argv, &c);
     if (status == EXIT_OK) {

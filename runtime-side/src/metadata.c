@@ -74,28 +74,50 @@ static void put_event(rt_bytes *o, const evgen_event_desc *e)
     }
 }
 
+/* The one encoder of a manifest's metadata: what a metadata block holds, and what
+ * evgen_manifest_metadata hands out. */
+static void put_manifest(rt_bytes *o, const evgen_manifest_desc *m)
+{
+    evgen_rt_bytes_varint(o, m->type_base);
+    evgen_rt_bytes_string(o, m->name);
+    evgen_rt_bytes_varint(o, m->n_providers);
+    for (uint32_t i = 0; i < m->n_providers; i++)
+        evgen_rt_bytes_string(o, m->providers[i]);
+    evgen_rt_bytes_varint(o, m->n_enums);
+    for (uint32_t i = 0; i < m->n_enums; i++)
+        put_enum(o, evgen_rt_enum(m, i));
+    evgen_rt_bytes_varint(o, m->n_structs);
+    for (uint32_t i = 0; i < m->n_structs; i++)
+        put_struct(o, evgen_rt_struct(m, i));
+    evgen_rt_bytes_varint(o, m->n_events);
+    for (uint32_t i = 0; i < m->n_events; i++)
+        put_event(o, evgen_rt_event(m, i));
+}
+
 rt_buffer *evgen_rt_metadata_block(const evgen_manifest_desc *m)
 {
     rt_bytes o = {0};
-    evgen_rt_bytes_varint(&o, m->type_base);
-    evgen_rt_bytes_string(&o, m->name);
-    evgen_rt_bytes_varint(&o, m->n_providers);
-    for (uint32_t i = 0; i < m->n_providers; i++)
-        evgen_rt_bytes_string(&o, m->providers[i]);
-    evgen_rt_bytes_varint(&o, m->n_enums);
-    for (uint32_t i = 0; i < m->n_enums; i++)
-        put_enum(&o, evgen_rt_enum(m, i));
-    evgen_rt_bytes_varint(&o, m->n_structs);
-    for (uint32_t i = 0; i < m->n_structs; i++)
-        put_struct(&o, evgen_rt_struct(m, i));
-    evgen_rt_bytes_varint(&o, m->n_events);
-    for (uint32_t i = 0; i < m->n_events; i++)
-        put_event(&o, evgen_rt_event(m, i));
+    put_manifest(&o, m);
     rt_buffer *b = evgen_rt_block_new(EVGEN_RT_BLOCK_METADATA, &o);
     if (b)
         b->manifest = m;
     evgen_rt_bytes_free(&o);
     return b;
+}
+
+uint8_t *evgen_manifest_metadata(const evgen_manifest_desc *manifest, size_t *size)
+{
+    *size = 0;
+    if (!manifest)
+        return NULL;
+    rt_bytes o = {0};
+    put_manifest(&o, manifest);
+    if (o.failed) {
+        evgen_rt_bytes_free(&o);
+        return NULL;
+    }
+    *size = o.len;
+    return o.data; /* malloc'd by the byte string, never empty: the counts are always there */
 }
 
 rt_buffer *evgen_rt_end_block(const evgen_session *s)

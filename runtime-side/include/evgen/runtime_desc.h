@@ -127,6 +127,17 @@ typedef struct evgen_manifest_desc {
  * A session open at the time records the manifest's metadata at once. Thread-safe. */
 void evgen_register_manifest(evgen_manifest_desc *manifest);
 
+/* The payload of the metadata block a trace holds for `manifest` (docs/format.md): its type base
+ * (type_base as the descriptor holds it: 0 until the manifest is registered), name, providers,
+ * enums, structs and events. The same encoder writes the trace's own metadata blocks, so the bytes
+ * are those a session records for this manifest at this type base. A reader binds .nettrace events
+ * to manifests given this way (evgen_reader_manifest in evgen/reader.h).
+ *
+ * Returns a malloc'd buffer the caller frees, its length in *size; NULL (and *size 0) if
+ * `manifest` is NULL or memory runs out. Reads only the descriptors; needs no session and takes no
+ * lock, so it is thread-safe as long as nothing registers the manifest at the same time. */
+uint8_t *evgen_manifest_metadata(const evgen_manifest_desc *manifest, size_t *size);
+
 #ifdef __cplusplus
 }
 #endif
