@@ -185,6 +185,13 @@ typedef struct GCGlobalHeapHistoryTime {
     uint32_t Time;
 } GCGlobalHeapHistoryTime;
 
+/* GCBulkMovedObjectRanges.Values: 24 bytes on 64-bit, no padding. */
+typedef struct GCBulkMovedObjectRangesValue {
+    evgen_ptr OldRangeBase;
+    evgen_ptr NewRangeBase;
+    uint64_t RangeLength;
+} GCBulkMovedObjectRangesValue;
+
 #endif /* EVGEN_GCEVENTS_TYPES_H */
 
 EVENT_PROVIDER(GCEventProvider_Default, "Microsoft-Windows-DotNETRuntime")
@@ -304,6 +311,13 @@ EVENT_FIELD(GCSampledObjectAllocationHigh, 0, uint32_t,  ObjectCountForTypeSampl
 EVENT_FIELD(GCSampledObjectAllocationHigh, 0, uint64_t,  TotalSizeForTypeSample)
 EVENT_FIELD(GCSampledObjectAllocationHigh, 0, uint16_t,  ClrInstanceID)
 
+/* GCBulkMovedObjectRanges, v0: address ranges a compacting GC moved, in batches numbered by Index. */
+KNOWN_EVENT(GCBulkMovedObjectRanges, 22, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCHeapSurvivalAndMovement)
+EVENT_FIELD(GCBulkMovedObjectRanges, 0, uint32_t,                     Index)
+EVENT_FIELD(GCBulkMovedObjectRanges, 0, uint32_t,                     Count)
+EVENT_FIELD(GCBulkMovedObjectRanges, 0, uint16_t,                     ClrInstanceID)
+EVENT_ARRAY(GCBulkMovedObjectRanges, 0, GCBulkMovedObjectRangesValue, Values, Count)
+
 /* GCGenerationRange, v0: the address range of a generation. */
 KNOWN_EVENT(GCGenerationRange, 23, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCHeapSurvivalAndMovement)
 EVENT_FIELD(GCGenerationRange, 0, uint8_t,   Generation)
@@ -373,6 +387,16 @@ EVENT_FIELD(GCDynamicEvent, 0, evgen_utf16z, Name)
 EVENT_FIELD(GCDynamicEvent, 0, uint32_t,     DataSize)
 EVENT_ARRAY(GCDynamicEvent, 0, uint8_t,      Data, DataSize)
 EVENT_FIELD(GCDynamicEvent, 0, uint16_t,     ClrInstanceID)
+
+/* IncreaseMemoryPressure, v0: GC.AddMemoryPressure reported unmanaged memory allocated. */
+KNOWN_EVENT(IncreaseMemoryPressure, 200, GCEventProvider_Default, GCEventLevel_Verbose, GCEventKeyword_GC)
+EVENT_FIELD(IncreaseMemoryPressure, 0, uint64_t, BytesAllocated)
+EVENT_FIELD(IncreaseMemoryPressure, 0, uint16_t, ClrInstanceID)
+
+/* DecreaseMemoryPressure, v0: GC.RemoveMemoryPressure reported unmanaged memory freed. */
+KNOWN_EVENT(DecreaseMemoryPressure, 201, GCEventProvider_Default, GCEventLevel_Verbose, GCEventKeyword_GC)
+EVENT_FIELD(DecreaseMemoryPressure, 0, uint64_t, BytesFreed)
+EVENT_FIELD(DecreaseMemoryPressure, 0, uint16_t, ClrInstanceID)
 
 /* GCMarkWithType, v0: a heap finished marking one kind of roots, with the bytes they kept alive. */
 KNOWN_EVENT(GCMarkWithType, 202, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GC)

@@ -73,7 +73,7 @@ static void test_accessors_return_the_fired_values(void **state)
         assert_true(compat_check_event(&ev, gcevents_read_all) >= 0);
         events++;
     }
-    assert_int_equal(events, 58);
+    assert_int_equal(events, 61);
     assert_int_equal(evgen_reader_status(t.reader, NULL), EVGEN_READ_OK);
     release(&t);
 }

@@ -1,7 +1,10 @@
 /* test_gcevents_reference.c — manifest/gcevents.h mirrors CoreCLR exactly: every row of
  * ../shared/reference/gc-templates.tsv (CoreCLR's ClrEtwAll.man templates) is compared with the
  * model evgen builds from the manifest — event, provider, id, version, level, keywords, field
- * order, names, sizes and offsets — and every version of the model is in the reference. */
+ * order, names, sizes and offsets — and so is every row of extra_rows below, the GC events a real
+ * .NET Core 3.0 EventPipe trace holds (../shared/reference/traces) that the TSV lacks; every version
+ * of the model is in one of the two. */
+#include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -116,6 +119,41 @@ static uint64_t level_value(const char *name)
     return strcmp(name, "LogAlways") == 0 ? 0 : strcmp(name, "Verbose") == 0 ? 5 : 4;
 }
 
+/* The GC events of ../shared/reference/traces/ (a .NET Core 3.0 trace, PerfView's baseline) missing
+ * from the TSV, as ClrEtwAll.man declares them, one row per field in the TSV's terms: payload_size
+ * -1 is "var", size 0 is variable-length. GCBulkMovedObjectRanges (the baseline's first: Index=0
+ * Count=142 ClrInstanceID=3) has 10 fixed bytes, then Values, CoreCLR's struct of two pointers and a
+ * UInt64; the memory-pressure events (templates IncreaseMemoryPressure and DecreaseMemoryPressure,
+ * level Verbose) have 10 bytes. */
+typedef struct extra_row {
+    const char *event;
+    const char *provider;
+    uint64_t id;
+    unsigned version;
+    uint64_t level;
+    uint64_t keywords;
+    int payload_size;
+    size_t field_index;
+    const char *field_name;
+    evgen_kind kind;
+    unsigned byte_size;
+    unsigned offset;
+} extra_row;
+
+#define RUNTIME "Microsoft-Windows-DotNETRuntime"
+
+static const extra_row extra_rows[] = {
+    {"GCBulkMovedObjectRanges", RUNTIME, 22, 0, 4, 0x400000, -1, 0, "Index", EVGEN_KIND_U32, 4, 0},
+    {"GCBulkMovedObjectRanges", RUNTIME, 22, 0, 4, 0x400000, -1, 1, "Count", EVGEN_KIND_U32, 4, 4},
+    {"GCBulkMovedObjectRanges", RUNTIME, 22, 0, 4, 0x400000, -1, 2, "ClrInstanceID", EVGEN_KIND_U16, 2, 8},
+    {"GCBulkMovedObjectRanges", RUNTIME, 22, 0, 4, 0x400000, -1, 3, "Values", EVGEN_KIND_STRUCT, 0, 10},
+    {"IncreaseMemoryPressure", RUNTIME, 200, 0, 5, 0x1, 10, 0, "BytesAllocated", EVGEN_KIND_U64, 8, 0},
+    {"IncreaseMemoryPressure", RUNTIME, 200, 0, 5, 0x1, 10, 1, "ClrInstanceID", EVGEN_KIND_U16, 2, 8},
+    {"DecreaseMemoryPressure", RUNTIME, 201, 0, 5, 0x1, 10, 0, "BytesFreed", EVGEN_KIND_U64, 8, 0},
+    {"DecreaseMemoryPressure", RUNTIME, 201, 0, 5, 0x1, 10, 1, "ClrInstanceID", EVGEN_KIND_U16, 2, 8},
+};
+#define N_EXTRA_ROWS (sizeof extra_rows / sizeof extra_rows[0])
+
 /* Every reference row: the model has the field at that index, name, size and offset. */
 static void test_every_reference_field_is_in_the_model(void **state)
 {
@@ -170,7 +208,80 @@ static void test_every_reference_field_is_in_the_model(void **state)
     assert_true(compared >= 240);
 }
 
-/* Every version of every model event appears in the reference, with as many fields. */
+/* Every extra row: the model has the event (name, provider, id, level, keywords, exact) and the
+ * field at that index, with that name, kind, size and offset; and the TSV lacks the event. */
+static void test_every_extra_field_is_in_the_model(void **state)
+{
+    fixture *fx = *state;
+    for (size_t i = 0; i < N_EXTRA_ROWS; i++) {
+        const extra_row *x = &extra_rows[i];
+        for (size_t r = 0; r < fx->n_rows; r++) {
+            const row *rw = &fx->rows[r];
+            if (strtoull(rw->cols[COL_ID], NULL, 10) == x->id &&
+                strcmp(provider_name(rw->cols[COL_PROVIDER]), x->provider) == 0)
+                fail_msg("line %u: %s id %" PRIu64 " is in the TSV now: drop its extra rows", rw->line, x->event,
+                         x->id);
+        }
+        const evgen_event *e = find_event(&fx->model, x->provider, x->id);
+        if (!e)
+            fail_msg("no event %s id %" PRIu64 " in the manifest", x->event, x->id);
+        assert_string_equal(e->name, x->event);
+        assert_int_equal(e->level, x->level);
+        assert_int_equal(e->keywords, x->keywords);
+        const evgen_version *ver = evgen_event_version(e, x->version);
+        if (!ver)
+            fail_msg("%s has no version %u", e->name, x->version);
+        if (x->payload_size < 0)
+            assert_true(ver->variable_size);
+        else {
+            assert_false(ver->variable_size);
+            assert_int_equal(ver->fixed_size, x->payload_size);
+        }
+        if (x->field_index >= ver->n_slots)
+            fail_msg("%s v%u has %zu fields, expected index %zu", e->name, ver->version, ver->n_slots,
+                     x->field_index);
+        const evgen_slot *s = &ver->slots[x->field_index];
+        assert_string_equal(s->field->name, x->field_name);
+        assert_int_equal(s->field->type.kind, x->kind);
+        assert_int_equal(s->size, x->byte_size);
+        assert_int_equal(s->after, -1); /* every extra field is at a fixed offset */
+        assert_int_equal(s->offset, x->offset);
+    }
+    printf("%zu extra fields compared\n", N_EXTRA_ROWS);
+}
+
+/* GCBulkMovedObjectRanges.Values: Count elements of CoreCLR's { OldRangeBase, NewRangeBase: Pointer;
+ * RangeLength: UInt64 }, 24 bytes apart on x64. */
+static void test_gcbulkmovedobjectranges_values(void **state)
+{
+    fixture *fx = *state;
+    const evgen_event *e = evgen_model_find_event(&fx->model, "GCBulkMovedObjectRanges");
+    assert_non_null(e);
+    const evgen_version *v0 = evgen_event_version(e, 0);
+    assert_non_null(v0);
+    const evgen_field *values = v0->slots[3].field;
+    assert_true(values->is_array);
+    assert_string_equal(values->count_name, "Count");
+    assert_int_equal(values->type.kind, EVGEN_KIND_STRUCT);
+    const evgen_struct *st = &fx->model.structs[values->type.struct_index];
+    assert_string_equal(st->name, "GCBulkMovedObjectRangesValue");
+    assert_int_equal(st->size, 24);
+    assert_int_equal(st->n_members, 3);
+    static const struct {
+        const char *name;
+        evgen_kind kind;
+        unsigned offset;
+    } members[] = {{"OldRangeBase", EVGEN_KIND_PTR, 0}, {"NewRangeBase", EVGEN_KIND_PTR, 8},
+                   {"RangeLength", EVGEN_KIND_U64, 16}};
+    for (size_t i = 0; i < 3; i++) {
+        assert_string_equal(st->members[i].name, members[i].name);
+        assert_int_equal(st->members[i].kind, members[i].kind);
+        assert_int_equal(st->members[i].offset, members[i].offset);
+    }
+}
+
+/* Every version of every model event appears in the reference or in extra_rows, with as many
+ * fields. */
 static void test_every_model_version_is_in_the_reference(void **state)
 {
     fixture *fx = *state;
@@ -187,13 +298,19 @@ static void test_every_model_version_is_in_the_reference(void **state)
                     (unsigned)atoi(rw->cols[COL_VERSION]) == ver->version && strcmp(rw->cols[COL_FIELD_INDEX], "-") != 0)
                     rows++;
             }
+            for (size_t x = 0; x < N_EXTRA_ROWS; x++) {
+                if (extra_rows[x].id == e->id &&
+                    strcmp(extra_rows[x].provider, fx->model.providers[e->provider_index].name) == 0 &&
+                    extra_rows[x].version == ver->version)
+                    rows++;
+            }
             if (rows != ver->n_slots)
                 fail_msg("%s v%u: %zu fields in the model, %zu in the reference", e->name, ver->version,
                          ver->n_slots, rows);
             versions++;
         }
     }
-    assert_int_equal(versions, 58);
+    assert_int_equal(versions, 61); /* 58 in the TSV, 3 in extra_rows */
 }
 
 /* Struct arrays are laid out as the runtime's C structs, padding included. */
@@ -204,7 +321,8 @@ static void test_struct_strides_match_the_runtime(void **state)
         const char *name;
         unsigned size;
     } expected[] = {{"GCLOHCompactInfo", 32}, {"GCFitBucketInfoValue", 16}, {"GCPerHeapHistoryGenData", 80},
-                    {"GCGlobalHeapHistoryTime", 4}};
+                    {"GCGlobalHeapHistoryTime", 4},
+                    {"GCBulkMovedObjectRangesValue", 24}};
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
         bool found = false;
         for (size_t s = 0; s < fx->model.n_structs; s++) {
@@ -237,6 +355,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_every_reference_field_is_in_the_model),
+        cmocka_unit_test(test_every_extra_field_is_in_the_model),
+        cmocka_unit_test(test_gcbulkmovedobjectranges_values),
         cmocka_unit_test(test_every_model_version_is_in_the_reference),
         cmocka_unit_test(test_struct_strides_match_the_runtime),
         cmocka_unit_test(test_gcheapstats_v2_offsets),
