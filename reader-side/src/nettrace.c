@@ -66,7 +66,25 @@ typedef struct scan {
     evgen_reader *rd;
     rd_nettrace *nt;
     int oom;
+    uint64_t last_tid[2]; /* the last two threads looked up, and their indexes + 1 */
+    size_t last_index[2];
 } scan;
+
+/* evgen_rd_thread_index with a two-entry cache: an event's thread and capture thread repeat. */
+static size_t thread_at(scan *s, uint64_t tid)
+{
+    for (int k = 0; k < 2; k++)
+        if (s->last_index[k] && s->last_tid[k] == tid)
+            return s->last_index[k] - 1;
+    size_t t = evgen_rd_thread_index(s->rd, tid);
+    if (t != RD_NONE) {
+        s->last_tid[1] = s->last_tid[0];
+        s->last_index[1] = s->last_index[0];
+        s->last_tid[0] = tid;
+        s->last_index[0] = t + 1;
+    }
+    return t;
+}
 
 static uint64_t off_of(const scan *s, const uint8_t *p)
 {
@@ -91,7 +109,7 @@ static void check_sequence(scan *s, uint64_t capture_thread, uint32_t sequence, 
 {
     evgen_reader *rd = s->rd;
     rd_nettrace *nt = s->nt;
-    size_t t = evgen_rd_thread_index(rd, capture_thread);
+    size_t t = thread_at(s, capture_thread);
     if (t == RD_NONE || evgen_rd_grow((void **)&nt->sequences, &nt->cap_sequences, rd->n_threads,
                                       sizeof *nt->sequences) != 0) {
         s->oom = 1;
@@ -284,7 +302,7 @@ static void read_event_block(scan *s, const uint8_t *p, const uint8_t *end, int 
         e->sequence = h.sequence;
         e->stack = find_stack(nt, h.stack);
         nt->n_events++;
-        size_t t = evgen_rd_thread_index(rd, e->thread_id);
+        size_t t = thread_at(s, e->thread_id);
         if (t == RD_NONE) {
             s->oom = 1;
             return;
@@ -633,7 +651,10 @@ int evgen_rd_nt_open(evgen_reader *rd, const evgen_reader_options *options, char
     rd->nt = nt;
     rd->header.container = EVGEN_CONTAINER_NETTRACE;
     rd->header.clock_kind = 3; /* QueryPerformanceCounter-style ticks at clock_frequency */
-    scan s = {rd, nt, 0};
+    scan s;
+    memset(&s, 0, sizeof s);
+    s.rd = rd;
+    s.nt = nt;
     ncur c = {rd->data + 8, rd->data + rd->size, 0};
     uint32_t first = (uint32_t)take(&c, 4);
     const uint8_t *objects;

@@ -6,17 +6,35 @@
 
 #include "nettrace.h"
 
-typedef struct keyed {
-    uint64_t ticks;
-    uint64_t index;
-} keyed;
-
-static int by_time(const void *a, const void *b)
+/* Merges the sorted runs of order[0..n) (run k is runs[k] .. runs[k + 1]; runs[n_runs] == n) into
+ * one, stably: a natural merge sort, since every capture thread's events are already in time order
+ * and a region is a few such runs. `tmp` holds n indexes; `runs` is reused. */
+static void merge_runs(const rd_nt_event *events, uint32_t *order, uint32_t *tmp, size_t *runs, size_t n_runs)
 {
-    const keyed *x = a, *y = b;
-    if (x->ticks != y->ticks)
-        return x->ticks < y->ticks ? -1 : 1;
-    return x->index < y->index ? -1 : x->index > y->index;
+    uint32_t *src = order, *dst = tmp;
+    while (n_runs > 1) {
+        size_t out = 0;
+        for (size_t k = 0; k < n_runs; k += 2) {
+            size_t lo = runs[k], mid = runs[k + 1], hi = k + 2 <= n_runs ? runs[k + 2] : mid;
+            size_t i = lo, j = mid, w = lo;
+            if (k + 1 >= n_runs)
+                mid = hi = runs[n_runs];
+            while (i < mid && j < hi)
+                dst[w++] = events[src[j]].ticks < events[src[i]].ticks ? src[j++] : src[i++];
+            while (i < mid)
+                dst[w++] = src[i++];
+            while (j < hi)
+                dst[w++] = src[j++];
+            runs[out++] = lo;
+        }
+        runs[out] = runs[n_runs];
+        n_runs = out;
+        uint32_t *t = src;
+        src = dst;
+        dst = t;
+    }
+    if (src != order)
+        memcpy(order, src, runs[1] * sizeof *order);
 }
 
 /* The time order, built once: 0, or -1 if memory ran out (file order is used then). */
@@ -24,8 +42,6 @@ static int build_time_order(rd_nettrace *nt)
 {
     if (nt->time_order || !nt->n_events)
         return 0;
-    uint32_t *order = malloc(nt->n_events * sizeof *order);
-    keyed *keys = NULL;
     size_t largest = 0, start = 0;
     for (size_t r = 0; r <= nt->n_regions; r++) {
         size_t end = r < nt->n_regions ? nt->regions[r] : nt->n_events;
@@ -33,29 +49,30 @@ static int build_time_order(rd_nettrace *nt)
             largest = end - start;
         start = end;
     }
-    keys = malloc((largest ? largest : 1) * sizeof *keys);
-    if (!order || !keys) {
+    uint32_t *order = malloc(nt->n_events * sizeof *order);
+    uint32_t *tmp = malloc(largest * sizeof *tmp);
+    size_t *runs = malloc((largest + 1) * sizeof *runs);
+    if (!order || !tmp || !runs) {
         free(order);
-        free(keys);
+        free(tmp);
+        free(runs);
         return -1;
     }
     start = 0;
     for (size_t r = 0; r <= nt->n_regions; r++) {
-        size_t end = r < nt->n_regions ? nt->regions[r] : nt->n_events;
-        int sorted = 1;
+        size_t end = r < nt->n_regions ? nt->regions[r] : nt->n_events, n_runs = 0;
         for (size_t i = start; i < end; i++) {
-            keys[i - start].ticks = nt->events[i].ticks;
-            keys[i - start].index = i;
-            if (i > start && nt->events[i].ticks < nt->events[i - 1].ticks)
-                sorted = 0;
+            order[i] = (uint32_t)i;
+            if (i == start || nt->events[i].ticks < nt->events[i - 1].ticks)
+                runs[n_runs++] = i - start;
         }
-        if (!sorted)
-            qsort(keys, end - start, sizeof *keys, by_time);
-        for (size_t i = start; i < end; i++)
-            order[i] = (uint32_t)keys[i - start].index;
+        runs[n_runs] = end - start;
+        if (n_runs > 1)
+            merge_runs(nt->events, order + start, tmp, runs, n_runs);
         start = end;
     }
-    free(keys);
+    free(tmp);
+    free(runs);
     nt->time_order = order;
     return 0;
 }
