@@ -24,3 +24,29 @@ echo "== evgen dump --stats =="
 echo "== examples/gcheapstats: gcheapstats_report, the trace read back with the generated accessors =="
 "$build/examples/gcheapstats/gcheapstats_report" "$build/gcheapstats.evtrace" --svg "$build/gcheapstats.svg"
 echo "SVG chart of the sizes after each GC: $PWD/$build/gcheapstats.svg"
+
+# A real .NET Core 3.0 trace (EventPipe .nettrace, ../shared/reference/traces/), read through
+# manifest/gcevents.h: the runtime describes none of its GC events' fields.
+zip=../shared/reference/traces/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace.zip
+if [ -f "$zip" ]; then
+    mkdir -p "$build/dotnet"
+    (cd "$build/dotnet" && cmake -E tar xf "$PWD/../../../$zip")
+    nettrace="$build/dotnet/eventpipe-dotnetcore3.0-win-x64-objver4.nettrace"
+    echo
+    echo "== a real .NET Core 3.0 trace: evgen dump --stats $nettrace (GC events) =="
+    "$evgen" dump --stats "$nettrace" | grep -E '^trace|^  [0-9]|GC|Pin|Pressure|^totals|^status'
+    echo "== evgen dump: its first GC =="
+    { "$evgen" dump --event GCTriggered --event GCStart --event GCEnd --event GCHeapStats "$nettrace" || true; } | head -n 4
+    echo "== gcheapstats_report on the .NET trace: the GC table (first and last GCs, totals) =="
+    "$build/examples/gcheapstats/gcheapstats_report" "$nettrace" > "$build/dotnet/report.txt"
+    head -n 6 "$build/dotnet/report.txt"
+    echo "   ..."
+    tail -n 10 "$build/dotnet/report.txt"
+    echo "== gclog on the .NET trace: the GC log =="
+    "$build/examples/gclog/gclog" "$nettrace" > "$build/dotnet/gclog.txt"
+    head -n 5 "$build/dotnet/gclog.txt"
+    echo "   ..."
+    tail -n 2 "$build/dotnet/gclog.txt"
+else
+    echo "(../shared/reference/traces is not beside the checkout: the .NET trace part is skipped)"
+fi
