@@ -12,11 +12,14 @@
 #include "trace_manifests.h"
 #include "util.h"
 
+#include "evgen/convert.h" /* after reader_api.h, which includes evgen/reader.h first */
+
 enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2 };
 
 static const char usage_text[] =
     "usage: evgen COMMAND MANIFEST [options]\n"
     "       evgen dump TRACE [options]\n"
+    "       evgen convert IN OUT.evtrace [options]\n"
     "\n"
     "commands:\n"
     "  describe MANIFEST [--json]   print every event and version with each field's type, size, offset\n"
@@ -25,6 +28,8 @@ static const char usage_text[] =
     "  gen MANIFEST -o DIR          write DIR/NAME_runtime.h/.c and NAME_reader.h/.c (with --lock: check first)\n"
     "  dump TRACE [--json] [--stats] [--event NAME]... [--from NS] [--to NS] [--order time|file]\n"
     "       [--manifest FILE]...    print a trace's events, one line each (evgen dump --help)\n"
+    "  convert IN OUT.evtrace [--manifest FILE]...\n"
+    "                               rewrite a trace as an .evtrace file (evgen convert --help)\n"
     "  --version                    print evgen's version\n"
     "\n"
     "options:\n"
@@ -425,6 +430,87 @@ static int run_dump(int argc, char **argv)
     return status;
 }
 
+static const char convert_usage[] =
+    "usage: evgen convert IN OUT.evtrace [--manifest FILE]... [-I DIR] [-D NAME[=VALUE]] [-U NAME]\n"
+    "\n"
+    "Rewrites the trace IN (.nettrace or .evtrace) as the .evtrace file OUT: every event with its thread,\n"
+    "timestamp and payload, and metadata any .evtrace reader decodes (docs/convert.md). Exit status: 0;\n"
+    "1 if IN cannot be read whole (what is readable is converted) or OUT cannot be written; 2: usage.\n";
+
+static int convert_usage_error(const char *fmt, const char *arg)
+{
+    fputs("evgen convert: error: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n\n", stderr);
+    fputs(convert_usage, stderr);
+    fputs(dump_manifest_usage, stderr);
+    return EXIT_USAGE;
+}
+
+/* `evgen convert` (argv[0] is "convert"): IN, OUT, and the manifests as `evgen dump` takes them. */
+static int run_convert(int argc, char **argv)
+{
+    const char **paths = evgen_xcalloc((size_t)argc + 1, sizeof *paths);
+    const char **clang_args = evgen_xcalloc((size_t)argc * 2 + 1, sizeof *clang_args);
+    size_t n_paths = 0, n_clang_args = 0;
+    const char *in = NULL, *out = NULL;
+    bool help = false;
+    int status = EXIT_OK;
+    for (int i = 1; i < argc && status == EXIT_OK && !help; i++) {
+        const char *a = argv[i];
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            help = true;
+        } else if (strcmp(a, "--manifest") == 0 || strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 ||
+                   strcmp(a, "-U") == 0) {
+            if (i + 1 >= argc) {
+                status = convert_usage_error("%s needs a value", a);
+            } else if (a[1] == '-') {
+                paths[n_paths++] = argv[++i];
+            } else {
+                clang_args[n_clang_args++] = a;
+                clang_args[n_clang_args++] = argv[++i];
+            }
+        } else if (strncmp(a, "--manifest=", 11) == 0 && a[11] != '\0') {
+            paths[n_paths++] = a + 11;
+        } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-U", 2) == 0) {
+            clang_args[n_clang_args++] = a;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            status = convert_usage_error("unknown option '%s'", a);
+        } else if (!in) {
+            in = a;
+        } else if (!out) {
+            out = a;
+        } else {
+            status = convert_usage_error("unexpected argument '%s'", a);
+        }
+    }
+    if (help) {
+        fputs(convert_usage, stdout);
+        fputs(dump_manifest_usage, stdout);
+    } else if (status == EXIT_OK && !out) {
+        status = convert_usage_error("%s", in ? "missing the output file OUT" : "missing the input trace IN");
+    }
+    const evgen_reader_manifest **manifests = NULL;
+    size_t n_manifests = 0;
+    if (status == EXIT_OK && !help) {
+        evgen_diags diags;
+        evgen_diags_init(&diags);
+        if (evgen_trace_manifests_load(paths, n_paths, in, clang_args, n_clang_args, &manifests, &n_manifests,
+                                       &diags) != 0)
+            status = EXIT_ERRORS;
+        evgen_diags_print(&diags, stderr);
+        evgen_diags_free(&diags);
+        if (status == EXIT_OK) {
+            evgen_reader_options options = {manifests, n_manifests};
+            status = evgen_convert(in, out, &options, stderr) == 0 ? EXIT_OK : EXIT_ERRORS;
+        }
+    }
+    evgen_trace_manifests_free(manifests, n_manifests);
+    free(clang_args);
+    free(paths);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 2 && strcmp(argv[1], "--version") == 0) {
@@ -439,6 +525,8 @@ int main(int argc, char **argv)
      * manifests of .nettrace files (run_dump). */
     if (argc >= 2 && strcmp(argv[1], "dump") == 0)
         return run_dump(argc - 1, argv + 1);
+    if (argc >= 2 && strcmp(argv[1], "convert") == 0)
+        return run_convert(argc - 1, argv + 1);
     cli c;
     int status = parse_cli(argc, argv, &c);
     if (status == EXIT_OK) {

@@ -1,0 +1,35 @@
+/* evgen/convert.h — `evgen convert`: rewrites a trace libevgen-reader reads (an EventPipe .nettrace
+ * file, or an .evtrace file) as an .evtrace file (docs/format.md) that keeps every event the reader
+ * reads, with its thread id, its timestamp in the input's ticks and its payload bytes, described by
+ * metadata any .evtrace reader decodes without the manifests. docs/convert.md describes the output:
+ * which metadata blocks, how types are numbered, and the "raw" types of payloads no layout fits.
+ *
+ * Thread safety: each call opens its own reader; calls on different files are independent. */
+#ifndef EVGEN_CONVERT_H
+#define EVGEN_CONVERT_H
+
+#include <stdio.h>
+
+#include "evgen/reader.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Converts the trace at `in` into an .evtrace file at `out`, opening `in` with `options` (NULL:
+ * none; the manifests .nettrace events are bound to, evgen_reader_open_with).
+ *
+ * The output is written to `out`.tmp.<pid> and renamed to `out` once complete, so `out` is either
+ * left as it was or is a whole trace. Returns 0, or 1 with messages on `err` (NULL: none):
+ * - `in` cannot be opened: "IN: message"; `out` is not created;
+ * - `in` has problems (corrupt blocks, truncation): every event the reader reads is converted and
+ *   `out` written, then one "IN: offset N: message" line per problem;
+ * - the output cannot be written or renamed, or memory ran out: "PATH: message"; `out` is not
+ *   created (the temporary file is removed). */
+int evgen_convert(const char *in, const char *out, const evgen_reader_options *options, FILE *err);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* EVGEN_CONVERT_H */

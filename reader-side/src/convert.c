@@ -1,0 +1,334 @@
+/* convert.c — evgen convert (evgen/convert.h, docs/convert.md): two passes over the reader's events
+ * in file order, the first finding the versions some payload of which does not fit the layout (they
+ * get raw variants), the second writing each event into its thread's events block; between them
+ * the metadata (convert_metadata.c); the file header, the blocks with their checksums, the end
+ * block, all into a temporary file renamed into place. */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "convert_internal.h"
+#include "evgen/convert.h"
+#include "evgen/crc32c.h"
+
+/* An events block's payload stops growing here (a single larger record gets a block of its own). */
+#define CV_BLOCK_PAYLOAD 65536u
+/* The most a record adds to its payload: type, delta and size varints, a raw type's RawSize. */
+#define CV_RECORD_OVERHEAD 34u
+
+typedef struct cv_thread {
+    uint64_t tid;
+    cv_buf buf;          /* the records of the block being filled */
+    uint32_t count;      /* records in buf */
+    uint32_t sequence;   /* of the thread's next block */
+    uint64_t base_ticks; /* of the block being filled */
+    uint64_t prev_ticks; /* the thread's previous record's (the first block's base: start_ticks) */
+    uint64_t written, dropped, too_big;
+} cv_thread;
+
+typedef struct convert {
+    evgen_reader *rd;
+    cv_plan plan;
+    cv_thread *threads; /* parallel to the reader's threads, then any other thread an event names */
+    size_t n_threads, cap_threads, hint;
+    FILE *f;
+    char *tmp;
+    int write_errno; /* the first write error */
+    int oom;
+    uint64_t too_large; /* the offset + 1 of an event no block can hold, or 0 */
+} convert;
+
+static void put16(uint8_t *p, uint16_t v)
+{
+    p[0] = (uint8_t)v;
+    p[1] = (uint8_t)(v >> 8);
+}
+
+static void put32(uint8_t *p, uint32_t v)
+{
+    put16(p, (uint16_t)v);
+    put16(p + 2, (uint16_t)(v >> 16));
+}
+
+static void put64(uint8_t *p, uint64_t v)
+{
+    put32(p, (uint32_t)v);
+    put32(p + 4, (uint32_t)(v >> 32));
+}
+
+/* ---- the file ------------------------------------------------------------------------------------ */
+
+static void write_bytes(convert *cv, const void *p, size_t n)
+{
+    if (!cv->write_errno && n && fwrite(p, 1, n, cv->f) != n)
+        cv->write_errno = errno ? errno : EIO;
+}
+
+static void write_file_header(convert *cv)
+{
+    const evgen_trace_header *in = evgen_reader_header(cv->rd);
+    uint8_t h[EVGEN_RD_FILE_HEADER_SIZE] = {'E', 'V', 'T', 'R', 'A', 'C', 'E', 0};
+    put16(h + 8, EVGEN_RD_FORMAT_VERSION);
+    put16(h + 10, EVGEN_RD_FILE_HEADER_SIZE);
+    h[12] = in->pointer_size;
+    /* .evtrace knows two clocks; any other ticks at clock_frequency (a .nettrace file's
+     * QueryPerformanceCounter) are a counter read as the TSC is. */
+    h[13] = in->clock_kind == 1 || in->clock_kind == 2 ? in->clock_kind : 2;
+    put64(h + 16, in->clock_frequency);
+    put64(h + 24, in->start_ticks);
+    put64(h + 32, in->start_unix_ns);
+    put32(h + 40, in->process_id);
+    put32(h + 44, evgen_crc32c(0, h, 44));
+    write_bytes(cv, h, sizeof h);
+}
+
+static void write_block(convert *cv, uint8_t type, uint64_t tid, uint32_t sequence, uint32_t count,
+                        uint64_t base_ticks, const cv_buf *payload)
+{
+    uint8_t h[EVGEN_RD_BLOCK_HEADER_SIZE] = {'E', 'V', 'B', 'K'};
+    h[4] = type;
+    put16(h + 6, EVGEN_RD_BLOCK_HEADER_SIZE);
+    put32(h + 8, (uint32_t)payload->size);
+    put64(h + 16, tid);
+    put32(h + 24, sequence);
+    put32(h + 28, count);
+    /* dropped (32) stays 0: the input does not say where a thread lost events; the end block has
+     * the totals. */
+    put64(h + 40, base_ticks);
+    put32(h + 12, evgen_crc32c(evgen_crc32c(0, h + 16, EVGEN_RD_BLOCK_HEADER_SIZE - 16), payload->data, payload->size));
+    write_bytes(cv, h, sizeof h);
+    write_bytes(cv, payload->data, payload->size);
+}
+
+/* ---- threads and their blocks ----------------------------------------------------------------------- */
+
+static int threads_init(convert *cv)
+{
+    size_t n;
+    int has_end;
+    const evgen_reader_thread *t = evgen_reader_threads(cv->rd, &n, &has_end);
+    const evgen_trace_header *h = evgen_reader_header(cv->rd);
+    int evtrace_end = has_end && h->container == EVGEN_CONTAINER_EVTRACE;
+    if (evgen_rd_grow((void **)&cv->threads, &cv->cap_threads, n ? n : 1, sizeof *cv->threads) != 0)
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        cv_thread *th = &cv->threads[i];
+        memset(th, 0, sizeof *th);
+        th->tid = t[i].thread_id;
+        th->prev_ticks = h->start_ticks;
+        /* An .evtrace end block counts drops after the thread's last block too. */
+        th->dropped = evtrace_end && t[i].dropped_end > t[i].dropped ? t[i].dropped_end : t[i].dropped;
+        th->too_big = evtrace_end ? t[i].too_big_end : 0;
+    }
+    cv->n_threads = n;
+    return 0;
+}
+
+static cv_thread *thread_of(convert *cv, uint64_t tid)
+{
+    if (cv->hint < cv->n_threads && cv->threads[cv->hint].tid == tid)
+        return &cv->threads[cv->hint];
+    size_t i = evgen_rd_thread_find(cv->rd, tid);
+    if (i == RD_NONE) { /* every event's thread is the reader's: this is only defence */
+        size_t n_reader = cv->rd->n_threads;
+        for (i = n_reader; i < cv->n_threads && cv->threads[i].tid != tid; i++)
+            ;
+        if (i == cv->n_threads) {
+            if (evgen_rd_grow((void **)&cv->threads, &cv->cap_threads, cv->n_threads + 1, sizeof *cv->threads) != 0)
+                return NULL;
+            memset(&cv->threads[i], 0, sizeof *cv->threads);
+            cv->threads[i].tid = tid;
+            cv->threads[i].prev_ticks = evgen_reader_header(cv->rd)->start_ticks;
+            cv->n_threads++;
+        }
+    }
+    cv->hint = i;
+    return &cv->threads[i];
+}
+
+static void flush_thread(convert *cv, cv_thread *th)
+{
+    if (!th->count)
+        return;
+    write_block(cv, RD_BLOCK_EVENTS, th->tid, th->sequence++, th->count, th->base_ticks, &th->buf);
+    th->buf.size = 0;
+    th->count = 0;
+}
+
+/* ---- the passes ----------------------------------------------------------------------------------- */
+
+/* Whether the payload is what the version's layout describes: always for a variable layout (its
+ * fields end where the payload says); for a fixed one, exactly its size. */
+static int fits(const evgen_event *ev)
+{
+    return ev->layout->fixed_size < 0 || (uint64_t)ev->layout->fixed_size == ev->size;
+}
+
+/* The first pass: a raw variant for every (version, trace version) with a payload that does not fit. */
+static int find_raw_variants(convert *cv)
+{
+    evgen_event ev;
+    evgen_reader_rewind(cv->rd, EVGEN_ORDER_FILE);
+    while (evgen_reader_next(cv->rd, &ev))
+        if (!fits(&ev) && evgen_cv_raw_need(&cv->plan, evgen_rd_version_of(&ev)->serial, ev.version) < 0)
+            return -1;
+    return 0;
+}
+
+static void write_event(convert *cv, const evgen_event *ev)
+{
+    uint32_t serial = evgen_rd_version_of(ev)->serial;
+    int raw = !fits(ev);
+    uint32_t type = raw ? evgen_cv_raw_type(&cv->plan, serial, ev->version) : cv->plan.own_type[serial];
+    uint64_t size = (uint64_t)ev->size + (raw ? 4 : 0);
+    cv_thread *th = thread_of(cv, ev->thread_id);
+    if (!th || type == CV_NO_TYPE) {
+        cv->oom = 1;
+        return;
+    }
+    if (size > UINT32_MAX - CV_RECORD_OVERHEAD) { /* a block's payload_size is 32 bits */
+        cv->too_large = ev->offset + 1;
+        return;
+    }
+    if (th->count && th->buf.size + size + CV_RECORD_OVERHEAD > CV_BLOCK_PAYLOAD)
+        flush_thread(cv, th);
+    if (!th->count)
+        th->base_ticks = th->prev_ticks;
+    evgen_cv_varint(&th->buf, type);
+    evgen_cv_zigzag(&th->buf, (int64_t)(ev->ticks - th->prev_ticks));
+    if (raw || ev->layout->fixed_size < 0)
+        evgen_cv_varint(&th->buf, size);
+    if (raw)
+        evgen_cv_le32(&th->buf, ev->size);
+    evgen_cv_put(&th->buf, ev->payload, ev->size);
+    th->prev_ticks = ev->ticks;
+    th->count++;
+    th->written++;
+    if (th->buf.oom)
+        cv->oom = 1;
+}
+
+static void write_end_block(convert *cv)
+{
+    cv_buf b = {0};
+    uint64_t n = 0, written = 0, dropped = 0, too_big = 0;
+    for (size_t i = 0; i < cv->n_threads; i++)
+        n += cv->threads[i].written || cv->threads[i].dropped || cv->threads[i].too_big;
+    evgen_cv_varint(&b, n);
+    for (size_t i = 0; i < cv->n_threads; i++) {
+        const cv_thread *th = &cv->threads[i];
+        if (!th->written && !th->dropped && !th->too_big)
+            continue; /* a thread the input names that emitted nothing here */
+        evgen_cv_varint(&b, th->tid);
+        evgen_cv_varint(&b, th->written);
+        evgen_cv_varint(&b, th->dropped);
+        evgen_cv_varint(&b, th->too_big);
+        written += th->written;
+        dropped += th->dropped;
+        too_big += th->too_big;
+    }
+    evgen_cv_varint(&b, written);
+    evgen_cv_varint(&b, dropped);
+    evgen_cv_varint(&b, too_big);
+    if (b.oom)
+        cv->oom = 1;
+    else
+        write_block(cv, RD_BLOCK_END, 0, 0, 0, 0, &b);
+    free(b.data);
+}
+
+/* Writes the whole output into cv->f: 0, or -1 (cv->oom, cv->too_large or cv->write_errno says why). */
+static int write_trace(convert *cv, const evgen_reader_options *options)
+{
+    if (threads_init(cv) != 0 || evgen_cv_plan_init(&cv->plan, cv->rd) != 0 || find_raw_variants(cv) != 0 ||
+        evgen_cv_plan_metadata(&cv->plan, cv->rd, options) != 0) {
+        cv->oom = 1;
+        return -1;
+    }
+    write_file_header(cv);
+    for (size_t i = 0; i < cv->plan.n_blocks; i++)
+        write_block(cv, RD_BLOCK_METADATA, 0, 0, 0, 0, &cv->plan.blocks[i]);
+    evgen_event ev;
+    evgen_reader_rewind(cv->rd, EVGEN_ORDER_FILE);
+    while (!cv->oom && !cv->write_errno && !cv->too_large && evgen_reader_next(cv->rd, &ev))
+        write_event(cv, &ev);
+    for (size_t i = 0; i < cv->n_threads && !cv->oom && !cv->too_large; i++)
+        flush_thread(cv, &cv->threads[i]);
+    if (!cv->oom && !cv->too_large)
+        write_end_block(cv);
+    return cv->oom || cv->write_errno || cv->too_large ? -1 : 0;
+}
+
+/* ---- the call ------------------------------------------------------------------------------------- */
+
+static void say(FILE *err, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void say(FILE *err, const char *fmt, ...)
+{
+    if (!err)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(err, fmt, ap);
+    va_end(ap);
+    fputc('\n', err);
+}
+
+int evgen_convert(const char *in, const char *out, const evgen_reader_options *options, FILE *err)
+{
+    convert cv;
+    memset(&cv, 0, sizeof cv);
+    char *error = NULL;
+    cv.rd = evgen_reader_open_with(in, options, &error);
+    if (!cv.rd) {
+        say(err, "%s: %s", in, error ? error : "out of memory");
+        free(error);
+        return 1;
+    }
+    int status = 0;
+    cv.tmp = evgen_rd_format("%s.tmp.%ld", out, (long)getpid());
+    cv.f = cv.tmp ? fopen(cv.tmp, "wb") : NULL;
+    if (!cv.f) {
+        if (cv.tmp)
+            say(err, "%s: cannot create %s: %s", out, cv.tmp, strerror(errno));
+        else
+            say(err, "%s: out of memory", in);
+        status = 1;
+    } else {
+        setvbuf(cv.f, NULL, _IOFBF, 1u << 20);
+        int rc = write_trace(&cv, options);
+        if (fclose(cv.f) != 0 && !cv.write_errno)
+            cv.write_errno = errno ? errno : EIO;
+        if (rc != 0 || cv.write_errno) {
+            if (cv.oom)
+                say(err, "%s: out of memory", in);
+            else if (cv.too_large)
+                say(err, "%s: offset %llu: the event's payload is too large for an .evtrace block", in,
+                    (unsigned long long)(cv.too_large - 1));
+            else
+                say(err, "%s: cannot write %s: %s", out, cv.tmp, strerror(cv.write_errno));
+            remove(cv.tmp);
+            status = 1;
+        } else if (rename(cv.tmp, out) != 0) {
+            say(err, "%s: cannot rename %s to it: %s", out, cv.tmp, strerror(errno));
+            remove(cv.tmp);
+            status = 1;
+        }
+    }
+    /* The input's problems, after everything readable was converted, as evgen dump reports them. */
+    size_t n_problems;
+    const evgen_read_problem *problems = evgen_reader_problems(cv.rd, &n_problems);
+    for (size_t i = 0; i < n_problems; i++)
+        say(err, "%s: offset %llu: %s", in, (unsigned long long)problems[i].offset, problems[i].message);
+    if (n_problems || evgen_reader_status(cv.rd, NULL) != EVGEN_READ_OK)
+        status = 1;
+    for (size_t i = 0; i < cv.n_threads; i++)
+        free(cv.threads[i].buf.data);
+    free(cv.threads);
+    evgen_cv_plan_free(&cv.plan);
+    free(cv.tmp);
+    evgen_reader_close(cv.rd);
+    return status;
+}

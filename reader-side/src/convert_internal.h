@@ -1,0 +1,65 @@
+/* convert_internal.h — what convert.c (the passes over the events, the blocks, the file) and
+ * convert_metadata.c (the type numbering and the metadata blocks) share: a growable byte buffer
+ * with the format's encodings, and the plan of output types. Not installed. */
+#ifndef EVGEN_READER_CONVERT_INTERNAL_H
+#define EVGEN_READER_CONVERT_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "internal.h"
+
+/* ---- bytes ---------------------------------------------------------------------------------- */
+
+typedef struct cv_buf {
+    uint8_t *data;
+    size_t size, cap;
+    int oom; /* an append failed: the contents are incomplete */
+} cv_buf;
+
+void evgen_cv_put(cv_buf *b, const void *p, size_t n);
+void evgen_cv_varint(cv_buf *b, uint64_t v);
+void evgen_cv_zigzag(cv_buf *b, int64_t v);
+void evgen_cv_string(cv_buf *b, const char *s); /* varint length, then the bytes */
+void evgen_cv_le32(cv_buf *b, uint32_t v);
+
+/* ---- the plan: which output type each event is written with ------------------------------------ */
+
+#define CV_NO_TYPE UINT32_MAX
+
+/* A raw variant: the version of serial `serial` at the trace's version number `version`, for the
+ * events of it whose payload does not fit its fixed-size layout. */
+typedef struct cv_raw {
+    uint32_t serial, version;
+    uint32_t type;  /* the output type, once planned */
+    size_t next;    /* the next raw variant of the same serial + 1, or 0 */
+    evgen_trace_version layout; /* {RawSize, Raw}, numbered `version` */
+} cv_raw;
+
+typedef struct cv_plan {
+    uint32_t *own_type; /* by serial: the output type of the version's own layout */
+    size_t *raw_head;   /* by serial: its first raw variant + 1, or 0 */
+    size_t n_serials;
+    cv_raw *raws;
+    size_t n_raws, cap_raws;
+    cv_buf *blocks;     /* the metadata block payloads, in file order */
+    size_t n_blocks;
+    uint32_t n_types;
+} cv_plan;
+
+/* Sizes the plan for the reader's versions: 0, or -1 if out of memory. */
+int evgen_cv_plan_init(cv_plan *plan, const evgen_reader *rd);
+void evgen_cv_plan_free(cv_plan *plan);
+
+/* The raw variant of (serial, version), added if new: its index, or -1 if out of memory. */
+long evgen_cv_raw_need(cv_plan *plan, uint32_t serial, uint32_t version);
+/* The raw variant of (serial, version): its output type, or CV_NO_TYPE if none was needed. */
+uint32_t evgen_cv_raw_type(const cv_plan *plan, uint32_t serial, uint32_t version);
+
+/* Numbers every output type and encodes the metadata blocks (convert_metadata.c): one per manifest
+ * the reader holds, in order — a .nettrace file's given in `options` as their original bytes with
+ * first_type replaced, an .evtrace file's encoded from the decoded tables — then one, "nettrace",
+ * for the unbound versions and the raw variants. Returns 0, or -1 if out of memory. */
+int evgen_cv_plan_metadata(cv_plan *plan, const evgen_reader *rd, const evgen_reader_options *options);
+
+#endif /* EVGEN_READER_CONVERT_INTERNAL_H */

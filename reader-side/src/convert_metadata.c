@@ -1,0 +1,442 @@
+/* convert_metadata.c — the metadata of a converted trace (docs/convert.md): every output type
+ * numbered, and the metadata block payloads of docs/format.md encoded — a manifest's original bytes
+ * with its first type replaced, a manifest re-encoded from the reader's decoded tables, and the
+ * "nettrace" block of the unbound events and the raw variants, grouped into events by name. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert_internal.h"
+
+/* ---- bytes ---------------------------------------------------------------------------------- */
+
+void evgen_cv_put(cv_buf *b, const void *p, size_t n)
+{
+    if (b->oom || n == 0)
+        return;
+    if (n > b->cap - b->size) {
+        size_t cap = b->cap ? b->cap : 256;
+        while (cap - b->size < n) {
+            if (cap > SIZE_MAX / 2) {
+                b->oom = 1;
+                return;
+            }
+            cap *= 2;
+        }
+        uint8_t *data = realloc(b->data, cap);
+        if (!data) {
+            b->oom = 1;
+            return;
+        }
+        b->data = data;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->size, p, n);
+    b->size += n;
+}
+
+void evgen_cv_varint(cv_buf *b, uint64_t v)
+{
+    uint8_t out[10];
+    size_t n = 0;
+    while (v >= 0x80) {
+        out[n++] = (uint8_t)(v | 0x80);
+        v >>= 7;
+    }
+    out[n++] = (uint8_t)v;
+    evgen_cv_put(b, out, n);
+}
+
+void evgen_cv_zigzag(cv_buf *b, int64_t v)
+{
+    evgen_cv_varint(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
+}
+
+void evgen_cv_string(cv_buf *b, const char *s)
+{
+    size_t n = strlen(s);
+    evgen_cv_varint(b, n);
+    evgen_cv_put(b, s, n);
+}
+
+void evgen_cv_le32(cv_buf *b, uint32_t v)
+{
+    uint8_t out[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
+    evgen_cv_put(b, out, 4);
+}
+
+/* ---- the plan ----------------------------------------------------------------------------------- */
+
+int evgen_cv_plan_init(cv_plan *plan, const evgen_reader *rd)
+{
+    memset(plan, 0, sizeof *plan);
+    plan->n_serials = rd->n_versions;
+    plan->own_type = malloc((rd->n_versions ? rd->n_versions : 1) * sizeof *plan->own_type);
+    plan->raw_head = calloc(rd->n_versions ? rd->n_versions : 1, sizeof *plan->raw_head);
+    if (!plan->own_type || !plan->raw_head)
+        return -1;
+    for (size_t s = 0; s < rd->n_versions; s++)
+        plan->own_type[s] = CV_NO_TYPE;
+    return 0;
+}
+
+void evgen_cv_plan_free(cv_plan *plan)
+{
+    for (size_t i = 0; i < plan->n_blocks; i++)
+        free(plan->blocks[i].data);
+    free(plan->blocks);
+    free(plan->raws);
+    free(plan->raw_head);
+    free(plan->own_type);
+    memset(plan, 0, sizeof *plan);
+}
+
+/* A raw type's fields: the size of the original payload, then the payload as a byte array. */
+static const evgen_trace_field raw_fields[2] = {
+    {"RawSize", RD_U32, 0, -1, -1, -1},
+    {"Raw", RD_U8, 1, -1, -1, 0},
+};
+
+long evgen_cv_raw_need(cv_plan *plan, uint32_t serial, uint32_t version)
+{
+    size_t last = 0; /* the serial's last raw variant + 1 */
+    for (size_t k = plan->raw_head[serial]; k; k = plan->raws[k - 1].next) {
+        if (plan->raws[k - 1].version == version)
+            return (long)(k - 1);
+        last = k;
+    }
+    if (evgen_rd_grow((void **)&plan->raws, &plan->cap_raws, plan->n_raws + 1, sizeof *plan->raws) != 0)
+        return -1;
+    cv_raw *r = &plan->raws[plan->n_raws];
+    memset(r, 0, sizeof *r);
+    r->serial = serial;
+    r->version = version;
+    r->type = CV_NO_TYPE;
+    r->layout.version = version;
+    r->layout.fields = raw_fields;
+    r->layout.n_fields = 2;
+    r->layout.fixed_size = -1;
+    r->layout.n_variable = 1;
+    if (last)
+        plan->raws[last - 1].next = plan->n_raws + 1;
+    else
+        plan->raw_head[serial] = plan->n_raws + 1;
+    return (long)plan->n_raws++;
+}
+
+uint32_t evgen_cv_raw_type(const cv_plan *plan, uint32_t serial, uint32_t version)
+{
+    for (size_t k = plan->raw_head[serial]; k; k = plan->raws[k - 1].next)
+        if (plan->raws[k - 1].version == version)
+            return plan->raws[k - 1].type;
+    return CV_NO_TYPE;
+}
+
+/* ---- encoding --------------------------------------------------------------------------------- */
+
+/* The index of `name` among the providers, added if new. */
+static uint32_t provider_index(const char ***providers, size_t *n, size_t *cap, const char *name, int *oom)
+{
+    for (size_t i = 0; i < *n; i++)
+        if (strcmp((*providers)[i], name) == 0)
+            return (uint32_t)i;
+    if (evgen_rd_grow((void **)providers, cap, *n + 1, sizeof **providers) != 0) {
+        *oom = 1;
+        return 0;
+    }
+    (*providers)[*n] = name;
+    return (uint32_t)(*n)++;
+}
+
+/* Everything before the events: first_type, the name, the providers, the enums and structs of `m`
+ * (NULL: none). */
+static void encode_head(cv_buf *b, uint64_t first_type, const char *name, const char *const *providers,
+                        size_t n_providers, const evgen_trace_manifest *m)
+{
+    evgen_cv_varint(b, first_type);
+    evgen_cv_string(b, name);
+    evgen_cv_varint(b, n_providers);
+    for (size_t i = 0; i < n_providers; i++)
+        evgen_cv_string(b, providers[i]);
+    evgen_cv_varint(b, m ? m->n_enums : 0);
+    for (uint32_t i = 0; m && i < m->n_enums; i++) {
+        const evgen_trace_enum *e = &m->enums[i];
+        evgen_cv_string(b, e->name);
+        evgen_cv_varint(b, e->n_consts);
+        for (uint32_t k = 0; k < e->n_consts; k++) {
+            evgen_cv_string(b, e->consts[k].name);
+            evgen_cv_zigzag(b, e->consts[k].value);
+        }
+    }
+    evgen_cv_varint(b, m ? m->n_structs : 0);
+    for (uint32_t i = 0; m && i < m->n_structs; i++) {
+        const evgen_trace_struct *s = &m->structs[i];
+        evgen_cv_string(b, s->name);
+        evgen_cv_varint(b, s->stride);
+        evgen_cv_varint(b, s->n_members);
+        for (uint32_t k = 0; k < s->n_members; k++) {
+            evgen_cv_string(b, s->members[k].name);
+            evgen_cv_varint(b, s->members[k].kind);
+            evgen_cv_varint(b, s->members[k].offset);
+            evgen_cv_varint(b, (uint64_t)(s->members[k].enum_index + 1));
+        }
+    }
+}
+
+static void encode_event_head(cv_buf *b, const evgen_trace_event_info *info, uint32_t provider, uint32_t n_versions)
+{
+    evgen_cv_string(b, info->name);
+    evgen_cv_varint(b, provider);
+    evgen_cv_varint(b, info->id);
+    evgen_cv_varint(b, info->level);
+    evgen_cv_varint(b, info->keywords);
+    evgen_cv_varint(b, n_versions);
+}
+
+static void encode_version(cv_buf *b, const evgen_trace_version *v)
+{
+    evgen_cv_varint(b, v->version);
+    evgen_cv_varint(b, v->legacy ? 1 : 0);
+    evgen_cv_varint(b, v->n_fields);
+    for (uint32_t f = 0; f < v->n_fields; f++) {
+        const evgen_trace_field *fd = &v->fields[f];
+        evgen_cv_string(b, fd->name);
+        evgen_cv_varint(b, fd->kind);
+        evgen_cv_varint(b, fd->is_array ? 1 : 0);
+        evgen_cv_varint(b, (uint64_t)(fd->enum_index + 1));
+        evgen_cv_varint(b, (uint64_t)(fd->struct_index + 1));
+        evgen_cv_varint(b, (uint64_t)(fd->count_field + 1));
+    }
+}
+
+static cv_buf *new_block(cv_plan *plan, size_t *cap)
+{
+    if (evgen_rd_grow((void **)&plan->blocks, cap, plan->n_blocks + 1, sizeof *plan->blocks) != 0)
+        return NULL;
+    cv_buf *b = &plan->blocks[plan->n_blocks++];
+    memset(b, 0, sizeof *b);
+    return b;
+}
+
+/* The block of manifest `m` (rd->manifests[i]): its types numbered from plan->n_types in the order
+ * of its events and their versions, as a reader numbers them; the payload is `original` (a
+ * metadata payload of this manifest, first_type 0) with its first_type replaced, or encoded from
+ * the decoded tables. */
+static int manifest_block(cv_plan *plan, size_t *cap_blocks, const evgen_reader *rd, const evgen_trace_manifest *m,
+                          const evgen_reader_manifest *original)
+{
+    uint32_t first_type = plan->n_types;
+    const char **providers = NULL;
+    size_t n_providers = 0, cap_providers = 0, n_events = 0;
+    int oom = 0;
+    for (size_t i = 0; i < rd->n_events; i++) {
+        const rd_event *e = rd->events[i];
+        if (e->pub.manifest != m)
+            continue;
+        n_events++;
+        provider_index(&providers, &n_providers, &cap_providers, e->pub.provider, &oom);
+        for (uint32_t k = 0; k < e->pub.n_versions; k++)
+            plan->own_type[e->versions[k].serial] = plan->n_types++;
+    }
+    cv_buf *b = oom ? NULL : new_block(plan, cap_blocks);
+    if (!b) {
+        free(providers);
+        return -1;
+    }
+    const uint8_t *p = original ? original->metadata : NULL;
+    uint64_t zero;
+    if (p && rd_varint(&p, original->metadata + original->size, &zero) == 0) {
+        evgen_cv_varint(b, first_type);
+        evgen_cv_put(b, p, (size_t)(original->metadata + original->size - p));
+    } else {
+        encode_head(b, first_type, m->name, providers, n_providers, m);
+        evgen_cv_varint(b, n_events);
+        for (size_t i = 0; i < rd->n_events; i++) {
+            const rd_event *e = rd->events[i];
+            if (e->pub.manifest != m)
+                continue;
+            uint32_t provider = provider_index(&providers, &n_providers, &cap_providers, e->pub.provider, &oom);
+            encode_event_head(b, &e->pub, provider, e->pub.n_versions);
+            for (uint32_t k = 0; k < e->pub.n_versions; k++)
+                encode_version(b, &e->pub.versions[k]);
+        }
+    }
+    free(providers);
+    return b->oom || oom ? -1 : 0;
+}
+
+/* ---- the "nettrace" block ----------------------------------------------------------------------- */
+
+/* A type of the block: an unbound version's own layout, or a raw variant. */
+typedef struct slot {
+    const evgen_trace_event_info *info;
+    const evgen_trace_version *layout;
+    uint32_t *type; /* where its number goes */
+    int raw;
+    size_t group;   /* the event of the block it is a version of */
+    size_t next;    /* the group's next slot + 1, or 0 */
+} slot;
+
+/* An event of the block: the types of one (provider, name, id, level, keywords), raw or not, with
+ * distinct version numbers; a version seen twice (metadata the trace repeats) starts another. */
+typedef struct group {
+    const evgen_trace_event_info *info;
+    int raw;
+    size_t n_slots;
+    size_t first, last; /* its slots: the first and last + 1 */
+    size_t same;        /* the previous group with the same key + 1, or 0 */
+} group;
+
+static uint64_t hash_string(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (uint8_t)*s) * 0x100000001b3ull;
+    return h;
+}
+
+static uint64_t group_hash(const evgen_trace_event_info *info, int raw)
+{
+    uint64_t h = hash_string(hash_string(0xcbf29ce484222325ull, info->provider), info->name);
+    h = (h ^ info->id) * 0x100000001b3ull;
+    h = (h ^ info->level) * 0x100000001b3ull;
+    h = (h ^ info->keywords) * 0x100000001b3ull;
+    return (h ^ (uint64_t)raw) * 0x100000001b3ull;
+}
+
+static int same_key(const group *g, const evgen_trace_event_info *info, int raw)
+{
+    return g->raw == raw && g->info->id == info->id && g->info->level == info->level &&
+           g->info->keywords == info->keywords && strcmp(g->info->name, info->name) == 0 &&
+           strcmp(g->info->provider, info->provider) == 0;
+}
+
+typedef struct grouping {
+    slot *slots;
+    size_t n_slots, cap_slots;
+    group *groups;
+    size_t n_groups, cap_groups;
+    size_t *table; /* open addressing: the newest group of a key + 1, 0 empty */
+    size_t table_cap;
+} grouping;
+
+static int add_slot(grouping *g, const evgen_trace_event_info *info, const evgen_trace_version *layout, uint32_t *type,
+                    int raw)
+{
+    if (evgen_rd_grow((void **)&g->slots, &g->cap_slots, g->n_slots + 1, sizeof *g->slots) != 0)
+        return -1;
+    g->slots[g->n_slots++] = (slot){info, layout, type, raw, 0, 0};
+    return 0;
+}
+
+/* Puts every slot in a group, in slot order (the block's event order is that of first appearance). */
+static int assign_groups(grouping *g)
+{
+    g->table_cap = 16;
+    while (g->table_cap < 2 * g->n_slots)
+        g->table_cap *= 2;
+    g->table = calloc(g->table_cap, sizeof *g->table);
+    if (!g->table)
+        return -1;
+    for (size_t i = 0; i < g->n_slots; i++) {
+        slot *s = &g->slots[i];
+        size_t h = (size_t)group_hash(s->info, s->raw) & (g->table_cap - 1);
+        while (g->table[h] && !same_key(&g->groups[g->table[h] - 1], s->info, s->raw))
+            h = (h + 1) & (g->table_cap - 1);
+        /* The oldest group of the key that does not have this version yet. */
+        size_t chosen = 0;
+        for (size_t k = g->table[h]; k; k = g->groups[k - 1].same) {
+            int taken = 0;
+            for (size_t j = g->groups[k - 1].first; j && !taken; j = g->slots[j - 1].next)
+                taken = g->slots[j - 1].layout->version == s->layout->version;
+            if (!taken)
+                chosen = k;
+        }
+        if (!chosen) {
+            if (evgen_rd_grow((void **)&g->groups, &g->cap_groups, g->n_groups + 1, sizeof *g->groups) != 0)
+                return -1;
+            g->groups[g->n_groups] = (group){s->info, s->raw, 0, 0, 0, g->table[h]};
+            chosen = ++g->n_groups;
+            g->table[h] = chosen;
+        }
+        group *gr = &g->groups[chosen - 1];
+        s->group = chosen - 1;
+        if (gr->last)
+            g->slots[gr->last - 1].next = i + 1;
+        else
+            gr->first = i + 1;
+        gr->last = i + 1;
+        gr->n_slots++;
+    }
+    return 0;
+}
+
+static int by_group_then_version(const void *a, const void *b)
+{
+    const slot *x = a, *y = b;
+    if (x->group != y->group)
+        return x->group < y->group ? -1 : 1;
+    return x->layout->version < y->layout->version ? -1 : x->layout->version > y->layout->version;
+}
+
+static int nettrace_block(cv_plan *plan, size_t *cap_blocks, const evgen_reader *rd)
+{
+    grouping g = {0};
+    int rc = -1;
+    const char **providers = NULL;
+    size_t n_providers = 0, cap_providers = 0;
+    int oom = 0;
+    /* Version by version: an unbound one's own type, then its raw variants by version number. */
+    for (size_t s = 0; s < rd->n_versions; s++) {
+        const rd_version *v = rd->versions[s];
+        if (v->info->unbound && add_slot(&g, v->info, v->pub, &plan->own_type[s], 0) != 0)
+            goto done;
+        for (size_t k = plan->raw_head[s]; k; k = plan->raws[k - 1].next) {
+            cv_raw *r = &plan->raws[k - 1];
+            if (add_slot(&g, v->info, &r->layout, &r->type, 1) != 0)
+                goto done;
+        }
+    }
+    if (g.n_slots == 0) {
+        rc = 0;
+        goto done;
+    }
+    if (assign_groups(&g) != 0)
+        goto done;
+    /* Within an event, versions in increasing order (the format's rule); events in order. */
+    qsort(g.slots, g.n_slots, sizeof *g.slots, by_group_then_version);
+    cv_buf *b = new_block(plan, cap_blocks);
+    if (!b)
+        goto done;
+    for (size_t i = 0; i < g.n_groups; i++)
+        provider_index(&providers, &n_providers, &cap_providers, g.groups[i].info->provider, &oom);
+    encode_head(b, plan->n_types, "nettrace", providers, n_providers, NULL);
+    evgen_cv_varint(b, g.n_groups);
+    for (size_t i = 0; i < g.n_slots; i++) {
+        slot *s = &g.slots[i];
+        if (i == 0 || s->group != g.slots[i - 1].group) {
+            const group *gr = &g.groups[s->group];
+            encode_event_head(b, gr->info,
+                              provider_index(&providers, &n_providers, &cap_providers, gr->info->provider, &oom),
+                              (uint32_t)gr->n_slots);
+        }
+        encode_version(b, s->layout);
+        *s->type = plan->n_types++;
+    }
+    rc = b->oom || oom ? -1 : 0;
+done:
+    free(providers);
+    free(g.slots);
+    free(g.groups);
+    free(g.table);
+    return rc;
+}
+
+int evgen_cv_plan_metadata(cv_plan *plan, const evgen_reader *rd, const evgen_reader_options *options)
+{
+    size_t cap_blocks = 0;
+    /* A .nettrace file's manifests are those given, in order; an .evtrace file's are its own. */
+    int given = rd->nt && options && options->n_manifests == rd->n_manifests;
+    for (size_t i = 0; i < rd->n_manifests; i++)
+        if (manifest_block(plan, &cap_blocks, rd, rd->manifests[i], given ? options->manifests[i] : NULL) != 0)
+            return -1;
+    return nettrace_block(plan, &cap_blocks, rd);
+}
