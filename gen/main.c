@@ -351,14 +351,84 @@ static bool dump_option_with_value(const char *a)
            strcmp(a, "--order") == 0;
 }
 
-static int dump_usage_error(const char *fmt, const char *arg)
+/* A usage error of `evgen COMMAND`: the message, then the command's usage and the manifest options. */
+static int trace_usage_error(const char *command, const char *usage, const char *fmt, const char *arg)
 {
-    fputs("evgen dump: error: ", stderr);
+    fprintf(stderr, "evgen %s: error: ", command);
     fprintf(stderr, fmt, arg);
     fputs("\n\n", stderr);
-    fputs(evgen_dump_usage, stderr);
+    fputs(usage, stderr);
     fputs(dump_manifest_usage, stderr);
     return EXIT_USAGE;
+}
+
+/* The manifest options of `evgen dump` and `evgen convert`: --manifest FILE (or =FILE), and the
+ * compiler's -I, -D and -U, with their value attached or next. */
+typedef struct manifest_args {
+    const char **paths, **clang_args;
+    size_t n_paths, n_clang_args;
+} manifest_args;
+
+static void manifest_args_init(manifest_args *m, int argc)
+{
+    m->paths = evgen_xcalloc((size_t)argc + 1, sizeof *m->paths);
+    m->clang_args = evgen_xcalloc((size_t)argc * 2 + 1, sizeof *m->clang_args);
+    m->n_paths = m->n_clang_args = 0;
+}
+
+static void manifest_args_free(manifest_args *m)
+{
+    free(m->paths);
+    free(m->clang_args);
+}
+
+/* Takes argv[*i] if it is a manifest option (and its value): 1; 0 if it is not one; -1 if its
+ * value is missing (*missing names the option). */
+static int manifest_args_take(manifest_args *m, int argc, char **argv, int *i, const char **missing)
+{
+    const char *a = argv[*i];
+    if (strcmp(a, "--manifest") == 0 || strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0) {
+        if (*i + 1 >= argc) {
+            *missing = a;
+            return -1;
+        }
+        if (a[1] == '-') {
+            m->paths[m->n_paths++] = argv[++*i];
+        } else {
+            m->clang_args[m->n_clang_args++] = a;
+            m->clang_args[m->n_clang_args++] = argv[++*i];
+        }
+        return 1;
+    }
+    if (strncmp(a, "--manifest=", 11) == 0) {
+        if (a[11] == '\0') {
+            *missing = "--manifest";
+            return -1;
+        }
+        m->paths[m->n_paths++] = a + 11;
+        return 1;
+    }
+    if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-U", 2) == 0) {
+        m->clang_args[m->n_clang_args++] = a;
+        return 1;
+    }
+    return 0;
+}
+
+/* Loads the manifests `trace` is read with (trace_manifests.h): EXIT_OK or EXIT_ERRORS, diagnostics
+ * printed. */
+static int manifest_args_load(const manifest_args *m, const char *trace, const evgen_reader_manifest ***manifests,
+                              size_t *n_manifests)
+{
+    evgen_diags diags;
+    evgen_diags_init(&diags);
+    int status = evgen_trace_manifests_load(m->paths, m->n_paths, trace, m->clang_args, m->n_clang_args, manifests,
+                                            n_manifests, &diags) != 0
+                     ? EXIT_ERRORS
+                     : EXIT_OK;
+    evgen_diags_print(&diags, stderr);
+    evgen_diags_free(&diags);
+    return status;
 }
 
 /* `evgen dump` (argv[0] is "dump"): takes out --manifest FILE and the compiler options, loads the
@@ -366,33 +436,19 @@ static int dump_usage_error(const char *fmt, const char *arg)
 static int run_dump(int argc, char **argv)
 {
     char **rest = evgen_xcalloc((size_t)argc + 1, sizeof *rest);
-    const char **paths = evgen_xcalloc((size_t)argc + 1, sizeof *paths);
-    const char **clang_args = evgen_xcalloc((size_t)argc * 2 + 1, sizeof *clang_args);
+    manifest_args m;
+    manifest_args_init(&m, argc);
     int n_rest = 0;
-    size_t n_paths = 0, n_clang_args = 0;
-    const char *trace = NULL;
+    const char *trace = NULL, *missing = NULL;
     bool help = false;
     int status = EXIT_OK;
     rest[n_rest++] = argv[0];
     for (int i = 1; i < argc && status == EXIT_OK; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--manifest") == 0 || strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 || strcmp(a, "-U") == 0) {
-            if (i + 1 >= argc) {
-                status = dump_usage_error("%s needs a value", a);
-            } else if (a[1] == '-') {
-                paths[n_paths++] = argv[++i];
-            } else {
-                clang_args[n_clang_args++] = a;
-                clang_args[n_clang_args++] = argv[++i];
-            }
-        } else if (strncmp(a, "--manifest=", 11) == 0) {
-            if (a[11] == '\0')
-                status = dump_usage_error("%s needs a value", "--manifest");
-            else
-                paths[n_paths++] = a + 11;
-        } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-U", 2) == 0) {
-            clang_args[n_clang_args++] = a;
-        } else {
+        int taken = manifest_args_take(&m, argc, argv, &i, &missing);
+        if (taken < 0) {
+            status = trace_usage_error("dump", evgen_dump_usage, "%s needs a value", missing);
+        } else if (!taken) {
             /* dump_cli.c's own: note the trace (the first argument that is neither an option nor an
              * option's value) and whether help is asked for. */
             help = help || strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0;
@@ -405,15 +461,8 @@ static int run_dump(int argc, char **argv)
     }
     const evgen_reader_manifest **manifests = NULL;
     size_t n_manifests = 0;
-    if (status == EXIT_OK && !help) {
-        evgen_diags diags;
-        evgen_diags_init(&diags);
-        if (evgen_trace_manifests_load(paths, n_paths, trace, clang_args, n_clang_args, &manifests, &n_manifests,
-                                       &diags) != 0)
-            status = EXIT_ERRORS;
-        evgen_diags_print(&diags, stderr);
-        evgen_diags_free(&diags);
-    }
+    if (status == EXIT_OK && !help)
+        status = manifest_args_load(&m, trace, &manifests, &n_manifests);
     if (status == EXIT_OK) {
         evgen_reader_options options = {manifests, n_manifests};
         status = evgen_dump_main_with(n_rest, rest, &options);
@@ -424,8 +473,7 @@ static int run_dump(int argc, char **argv)
         }
     }
     evgen_trace_manifests_free(manifests, n_manifests);
-    free(clang_args);
-    free(paths);
+    manifest_args_free(&m);
     free(rest);
     return status;
 }
@@ -439,50 +487,34 @@ static const char convert_usage[] =
 
 static int convert_usage_error(const char *fmt, const char *arg)
 {
-    fputs("evgen convert: error: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\n\n", stderr);
-    fputs(convert_usage, stderr);
-    fputs(dump_manifest_usage, stderr);
-    return EXIT_USAGE;
+    return trace_usage_error("convert", convert_usage, fmt, arg);
 }
 
 /* `evgen convert` (argv[0] is "convert"): IN, OUT, and the manifests as `evgen dump` takes them. */
 static int run_convert(int argc, char **argv)
 {
-    const char **paths = evgen_xcalloc((size_t)argc + 1, sizeof *paths);
-    const char **clang_args = evgen_xcalloc((size_t)argc * 2 + 1, sizeof *clang_args);
-    size_t n_paths = 0, n_clang_args = 0;
-    const char *in = NULL, *out = NULL;
+    manifest_args m;
+    manifest_args_init(&m, argc);
+    const char *in = NULL, *out = NULL, *missing = NULL;
     bool help = false;
     int status = EXIT_OK;
     for (int i = 1; i < argc && status == EXIT_OK && !help; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        int taken = strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0 ? 0 : manifest_args_take(&m, argc, argv, &i, &missing);
+        if (taken < 0)
+            status = convert_usage_error("%s needs a value", missing);
+        else if (taken)
+            continue;
+        else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0)
             help = true;
-        } else if (strcmp(a, "--manifest") == 0 || strcmp(a, "-I") == 0 || strcmp(a, "-D") == 0 ||
-                   strcmp(a, "-U") == 0) {
-            if (i + 1 >= argc) {
-                status = convert_usage_error("%s needs a value", a);
-            } else if (a[1] == '-') {
-                paths[n_paths++] = argv[++i];
-            } else {
-                clang_args[n_clang_args++] = a;
-                clang_args[n_clang_args++] = argv[++i];
-            }
-        } else if (strncmp(a, "--manifest=", 11) == 0 && a[11] != '\0') {
-            paths[n_paths++] = a + 11;
-        } else if (strncmp(a, "-I", 2) == 0 || strncmp(a, "-D", 2) == 0 || strncmp(a, "-U", 2) == 0) {
-            clang_args[n_clang_args++] = a;
-        } else if (a[0] == '-' && a[1] != '\0') {
+        else if (a[0] == '-' && a[1] != '\0')
             status = convert_usage_error("unknown option '%s'", a);
-        } else if (!in) {
+        else if (!in)
             in = a;
-        } else if (!out) {
+        else if (!out)
             out = a;
-        } else {
+        else
             status = convert_usage_error("unexpected argument '%s'", a);
-        }
     }
     if (help) {
         fputs(convert_usage, stdout);
@@ -493,21 +525,14 @@ static int run_convert(int argc, char **argv)
     const evgen_reader_manifest **manifests = NULL;
     size_t n_manifests = 0;
     if (status == EXIT_OK && !help) {
-        evgen_diags diags;
-        evgen_diags_init(&diags);
-        if (evgen_trace_manifests_load(paths, n_paths, in, clang_args, n_clang_args, &manifests, &n_manifests,
-                                       &diags) != 0)
-            status = EXIT_ERRORS;
-        evgen_diags_print(&diags, stderr);
-        evgen_diags_free(&diags);
+        status = manifest_args_load(&m, in, &manifests, &n_manifests);
         if (status == EXIT_OK) {
             evgen_reader_options options = {manifests, n_manifests};
             status = evgen_convert(in, out, &options, stderr) == 0 ? EXIT_OK : EXIT_ERRORS;
         }
     }
     evgen_trace_manifests_free(manifests, n_manifests);
-    free(clang_args);
-    free(paths);
+    manifest_args_free(&m);
     return status;
 }
 
