@@ -381,6 +381,7 @@ static int nettrace_block(cv_plan *plan, size_t *cap_blocks, const evgen_reader 
 {
     grouping g = {0};
     int rc = -1;
+    char **names = NULL; /* by group: the provider it is written under */
     const char **providers = NULL;
     size_t n_providers = 0, cap_providers = 0;
     int oom = 0;
@@ -404,18 +405,33 @@ static int nettrace_block(cv_plan *plan, size_t *cap_blocks, const evgen_reader 
     /* Within an event, versions in increasing order (the format's rule); events in order. */
     qsort(g.slots, g.n_slots, sizeof *g.slots, by_group_then_version);
     cv_buf *b = new_block(plan, cap_blocks);
-    if (!b)
+    names = calloc(g.n_groups, sizeof *names);
+    if (!b || !names)
         goto done;
-    for (size_t i = 0; i < g.n_groups; i++)
-        provider_index(&providers, &n_providers, &cap_providers, g.groups[i].info->provider, &oom);
+    /* The raw variants of a manifest's events go under a provider of their own, "<provider> (raw)",
+     * so that a generated reader's <Event>_is (provider and id) never takes one for the event. */
+    for (size_t i = 0; i < g.n_groups; i++) {
+        const group *gr = &g.groups[i];
+        const char *p = gr->info->provider;
+        if (gr->raw && !gr->info->unbound) {
+            size_t n = strlen(p);
+            names[i] = malloc(n + 7);
+            if (!names[i])
+                goto done;
+            memcpy(names[i], p, n);
+            memcpy(names[i] + n, " (raw)", 7);
+            p = names[i];
+        }
+        provider_index(&providers, &n_providers, &cap_providers, p, &oom);
+    }
     encode_head(b, plan->n_types, "nettrace", providers, n_providers, NULL);
     evgen_cv_varint(b, g.n_groups);
     for (size_t i = 0; i < g.n_slots; i++) {
         slot *s = &g.slots[i];
         if (i == 0 || s->group != g.slots[i - 1].group) {
             const group *gr = &g.groups[s->group];
-            encode_event_head(b, gr->info,
-                              provider_index(&providers, &n_providers, &cap_providers, gr->info->provider, &oom),
+            const char *p = names[s->group] ? names[s->group] : gr->info->provider;
+            encode_event_head(b, gr->info, provider_index(&providers, &n_providers, &cap_providers, p, &oom),
                               (uint32_t)gr->n_slots);
         }
         encode_version(b, s->layout);
@@ -423,6 +439,9 @@ static int nettrace_block(cv_plan *plan, size_t *cap_blocks, const evgen_reader 
     }
     rc = b->oom || oom ? -1 : 0;
 done:
+    for (size_t i = 0; names && i < g.n_groups; i++)
+        free(names[i]);
+    free(names);
     free(providers);
     free(g.slots);
     free(g.groups);

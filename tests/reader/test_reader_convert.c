@@ -183,9 +183,15 @@ static comparison compare_events(const char *in, const evgen_reader_options *opt
         assert_int_equal(x->thread_id, y->thread_id);
         assert_int_equal(x->ticks, y->ticks);
         assert_string_equal(x->info->name, y->info->name);
-        assert_string_equal(x->info->provider, y->info->provider);
-        assert_int_equal(x->info->id, y->info->id);
         int fits = x->layout->fixed_size < 0 || (uint64_t)x->layout->fixed_size == x->size;
+        if (!fits && !x->info->unbound) { /* a manifest event's raw variant: a provider of its own */
+            char *raw_provider = evgen_test_format("%s (raw)", x->info->provider);
+            assert_string_equal(y->info->provider, raw_provider);
+            free(raw_provider);
+        } else {
+            assert_string_equal(x->info->provider, y->info->provider);
+        }
+        assert_int_equal(x->info->id, y->info->id);
         if (fits) {
             /* The layout's own type: its fields, the version it has (the trace's, unless a manifest
              * bound a newer one to it: docs/convert.md). */
@@ -615,6 +621,7 @@ static void test_bound_raw(void **state)
     while (evgen_reader_next(ro, &ev)) {
         if (ev.info->id == 1 && strcmp(ev.info->name, "GCStart") == 0) {
             assert_string_equal(ev.info->manifest->name, "nettrace");
+            assert_string_equal(ev.info->provider, "Microsoft-Windows-DotNETRuntime (raw)");
             assert_true(is_raw_layout(ev.layout));
             assert_int_equal(ev.version, 2);
             assert_int_equal(ev.size, 4 + 26);
