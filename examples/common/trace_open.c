@@ -28,6 +28,19 @@ int example_trace_problems(const char *prog, const char *path, const evgen_reade
     for (size_t i = 0; i < count; i++)
         fprintf(stderr, "%s: warning: %s: offset %llu: %s\n", prog, path, (unsigned long long)problems[i].offset,
                 problems[i].message);
+    /* A .nettrace file's lost events (sequence gaps): the runtime's buffers overflowed. */
+    if (evgen_reader_header(reader)->container == EVGEN_CONTAINER_NETTRACE) {
+        size_t n_threads;
+        int has_end;
+        const evgen_reader_thread *threads = evgen_reader_threads(reader, &n_threads, &has_end);
+        uint64_t lost = 0;
+        for (size_t i = 0; i < n_threads; i++)
+            lost += threads[i].dropped;
+        if (lost)
+            fprintf(stderr, "%s: warning: %s: %llu events were lost by the runtime (sequence number gaps): the "
+                            "results above lack them\n",
+                    prog, path, (unsigned long long)lost);
+    }
     uint64_t truncated_at = 0;
     evgen_read_status status = evgen_reader_status(reader, &truncated_at);
     if (status == EVGEN_READ_TRUNCATED)

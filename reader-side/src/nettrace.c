@@ -18,9 +18,6 @@ enum { V6_END = 0, V6_TRACE = 1, V6_EVENT = 2, V6_METADATA = 3, V6_SEQUENCE_POIN
 enum { HDR_METADATA_ID = 1, HDR_CAPTURE = 2, HDR_THREAD = 4, HDR_STACK = 8, HDR_ACTIVITY = 16, HDR_RELATED = 32,
        HDR_SORTED = 64, HDR_SIZE = 128 };
 
-/* The most metadata ids a file may define: far beyond any runtime's, small enough to index. */
-#define NT_MAX_METADATA_ID (1u << 22)
-
 int evgen_rd_is_nettrace(const uint8_t *data, size_t size)
 {
     return size >= 8 && memcmp(data, nt_magic, 8) == 0;
@@ -278,7 +275,7 @@ static void read_event_block(scan *s, const uint8_t *p, const uint8_t *end, int 
             rd_nt_meta_record m;
             if (evgen_rd_nt_meta_v5(rd, payload, payload + h.size, &m, why, sizeof why) != 0)
                 evgen_rd_problem(rd, off_of(s, payload), "bad metadata record: %s", why);
-            else if (evgen_rd_nt_define(rd, &m) != 0)
+            else if (evgen_rd_nt_define(rd, &m, off_of(s, payload)) != 0)
                 s->oom = 1;
             continue;
         }
@@ -381,7 +378,7 @@ static void read_v6_metadata_block(scan *s, const uint8_t *p, const uint8_t *end
         rd_nt_meta_record m;
         if (evgen_rd_nt_meta_v6(s->rd, row, row + size, &m, why, sizeof why) != 0)
             evgen_rd_problem(s->rd, off_of(s, at), "bad metadata row: %s", why);
-        else if (evgen_rd_nt_define(s->rd, &m) != 0)
+        else if (evgen_rd_nt_define(s->rd, &m, off_of(s, at)) != 0)
             s->oom = 1;
     }
     if (c.bad)

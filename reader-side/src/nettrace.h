@@ -90,8 +90,8 @@ typedef struct rd_nt_meta_record {
     evgen_trace_field *fields; /* the fields the trace describes, as far as evgen can express them */
     uint32_t n_fields;
 } rd_nt_meta_record;
-/* Binds a decoded record: 0, or -1 if memory ran out. */
-int evgen_rd_nt_define(evgen_reader *rd, const rd_nt_meta_record *record);
+/* Binds a decoded record (found at file offset `offset`): 0, or -1 if memory ran out. */
+int evgen_rd_nt_define(evgen_reader *rd, const rd_nt_meta_record *record, uint64_t offset);
 /* Decodes the payload of a V4/V5 metadata event, or a V6 metadata row (after its size), into
  * `record`: 0, or -1 with `why` set. Strings and fields go in the reader's arena. */
 int evgen_rd_nt_meta_v5(evgen_reader *rd, const uint8_t *p, const uint8_t *end, rd_nt_meta_record *record,

@@ -502,11 +502,11 @@ static const rd_version *own_version(evgen_reader *rd, const rd_nt_meta_record *
     return rv;
 }
 
-int evgen_rd_nt_define(evgen_reader *rd, const rd_nt_meta_record *r)
+int evgen_rd_nt_define(evgen_reader *rd, const rd_nt_meta_record *r, uint64_t offset)
 {
     rd_nettrace *nt = rd->nt;
     if (r->id == 0 || r->id >= NT_MAX_METADATA_ID) {
-        evgen_rd_problem(rd, 0, "metadata id %u out of range: its events cannot be read", r->id);
+        evgen_rd_problem(rd, offset, "metadata id %u out of range: its events cannot be read", r->id);
         return 0;
     }
     if (evgen_rd_grow((void **)&nt->metas, &nt->cap_metas, (size_t)r->id + 1, sizeof *nt->metas) != 0)

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "gcevents_reader.h"
+#include "nettrace_writer.h"
 #include "real_trace.h"
 #include "test_support.h"
 
@@ -148,9 +149,43 @@ static void test_alloctick(void **state)
     free(err);
 }
 
+/* Lost events (a sequence gap) are reported by the examples as a warning, after the results. */
+static void test_lost_events_warning(void **state)
+{
+    (void)state;
+    nt_writer *w = nt_writer_new(4, 1, 8, 0, 1000000, 7, 1);
+    nt_metadata(w, 1, "Microsoft-Windows-DotNETRuntime", 1, "", 1, 2, 4, NULL, 0);
+    uint8_t payload[26] = {1};
+    nt_event e = {1, 1, 50, 50, 0, 0, 100, 0, NULL, payload, sizeof payload, NULL, 0};
+    nt_write_event(w, &e);
+    e.sequence = 4; /* 2 and 3 lost */
+    e.timestamp = 200;
+    payload[0] = 2;
+    nt_write_event(w, &e);
+    size_t size;
+    uint8_t *data = nt_writer_finish(w, &size);
+    char *dir = evgen_test_tempdir();
+    char *path = evgen_test_format("%s/lost.nettrace", dir);
+    assert_int_equal(nt_write_file(path, data, size), 0);
+    const char *argv[] = {GCLOG_EXE, path, NULL};
+    char *out = NULL, *err = NULL;
+    evgen_test_run(argv, NULL, &out, &err);
+    char *expected = evgen_test_format("gclog: warning: %s: 2 events were lost by the runtime", path);
+    if (!strstr(err, expected))
+        fail_msg("no '%s' in:\n%s", expected, err);
+    free(expected);
+    free(out);
+    free(err);
+    free(path);
+    free(data);
+    evgen_test_rmtree(dir);
+    free(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_lost_events_warning),
         cmocka_unit_test(test_report),
         cmocka_unit_test(test_gclog),
         cmocka_unit_test(test_alloctick),
