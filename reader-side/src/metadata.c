@@ -182,6 +182,28 @@ static void decode_enums(mcur *c, evgen_trace_manifest *m)
     m->enums = enums;
 }
 
+/* A manifest bound to a .nettrace trace with 4-byte pointers: the generator laid its structs out
+ * for 8-byte ones, so a struct with a pointer member is laid out again for the trace, each member
+ * at its natural alignment (MSVC's rule, the compiler of the Windows x86 runtime). */
+static void relayout_for_trace_pointers(const evgen_reader *rd, evgen_trace_struct *s, evgen_trace_member *mb)
+{
+    int has_pointer = 0;
+    for (uint32_t j = 0; j < s->n_members; j++)
+        has_pointer |= mb[j].kind == RD_PTR;
+    if (!rd->binding || rd->header.pointer_size == 8 || !has_pointer)
+        return;
+    uint32_t offset = 0, max_align = 1;
+    for (uint32_t j = 0; j < s->n_members; j++) {
+        uint32_t size = evgen_rd_kind_size(rd, mb[j].kind), align = mb[j].kind == RD_GUID ? 4 : size;
+        offset = (offset + align - 1) / align * align;
+        mb[j].offset = offset;
+        offset += size;
+        if (align > max_align)
+            max_align = align;
+    }
+    s->stride = (offset + max_align - 1) / max_align * max_align;
+}
+
 static void decode_structs(mcur *c, evgen_trace_manifest *m)
 {
     m->n_structs = get_count(c, "struct");
@@ -206,6 +228,8 @@ static void decode_structs(mcur *c, evgen_trace_manifest *m)
             mb[j].kind = (uint8_t)kind;
             mb[j].offset = (uint32_t)offset;
         }
+        if (!c->failed)
+            relayout_for_trace_pointers(c->rd, s, mb);
         s->members = mb;
     }
     m->structs = structs;

@@ -357,6 +357,65 @@ static void test_flips(void **state)
     assert_true(opened > tried / 2);
 }
 
+/* A trace with 4-byte pointers: pointer fields and the struct arrays the manifest's structs with
+ * pointers describe (GCBulkMovedObjectRanges' {ptr, ptr, uint64}: a 16-byte stride on x86, 24 in
+ * the manifest's x64 layout) follow the trace's pointer size. */
+static void test_pointer_size_4(void **state)
+{
+    (void)state;
+    nt_writer *w = nt_writer_new(4, 1, 4, 0, 1000000, 1, 1);
+    nt_metadata(w, 1, RUNTIME, 22, "", 0x400000, 0, 4, NULL, 0);
+    nt_metadata(w, 2, RUNTIME, 10, "", 1, 3, 5, NULL, 0);
+    uint8_t b[64], t[64], *p = b;
+    put(&p, 7, 4); /* Index */
+    put(&p, 2, 4); /* Count */
+    put(&p, 3, 2); /* ClrInstanceID */
+    for (uint64_t i = 0; i < 2; i++) {
+        put(&p, 0x1000 + i, 4);
+        put(&p, 0x2000 + i, 4);
+        put(&p, 0x30 + i, 8);
+    }
+    nt_event e = {1, 1, 9, 9, 0, 0, 10, 0, NULL, b, (uint32_t)(p - b), NULL, 0};
+    nt_write_event(w, &e);
+    /* GCAllocationTick v3: AllocationAmount, Kind, ClrInstanceID, Amount64, TypeID (ptr), TypeName,
+     * HeapIndex, Address (ptr). */
+    p = t;
+    put(&p, 100, 4);
+    put(&p, 0, 4);
+    put(&p, 3, 2);
+    put(&p, 100, 8);
+    put(&p, 0xABCD1234, 4);
+    put(&p, 'X', 2);
+    put(&p, 0, 2);
+    put(&p, 1, 4);
+    put(&p, 0x5555AAAA, 4);
+    nt_event g = {2, 2, 9, 9, 0, 0, 20, 0, NULL, t, (uint32_t)(p - t), NULL, 0};
+    nt_write_event(w, &g);
+    size_t size;
+    uint8_t *data = nt_writer_finish(w, &size);
+    evgen_reader *rd = open_bound(data, size, NULL);
+    assert_non_null(rd);
+    assert_int_equal(evgen_reader_header(rd)->pointer_size, 4);
+    evgen_event ev;
+    assert_true(evgen_reader_next(rd, &ev));
+    assert_true(GCBulkMovedObjectRanges_is(&ev));
+    assert_int_equal(GCBulkMovedObjectRanges_Index(&ev), 7);
+    assert_int_equal(GCBulkMovedObjectRanges_Values_count(&ev), 2);
+    for (uint32_t i = 0; i < 2; i++) {
+        assert_int_equal(GCBulkMovedObjectRanges_Values_OldRangeBase(&ev, i), 0x1000 + i);
+        assert_int_equal(GCBulkMovedObjectRanges_Values_NewRangeBase(&ev, i), 0x2000 + i);
+        assert_int_equal(GCBulkMovedObjectRanges_Values_RangeLength(&ev, i), 0x30 + i);
+    }
+    assert_true(evgen_reader_next(rd, &ev));
+    assert_true(GCAllocationTick_is(&ev));
+    assert_int_equal(GCAllocationTick_TypeID(&ev), 0xABCD1234);
+    assert_int_equal(GCAllocationTick_HeapIndex(&ev), 1);
+    assert_int_equal(GCAllocationTick_Address(&ev), 0x5555AAAA);
+    assert_false(evgen_reader_next(rd, &ev));
+    evgen_reader_close(rd);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -364,6 +423,7 @@ int main(void)
         cmocka_unit_test(test_unbound_without_manifest),
         cmocka_unit_test(test_cuts),
         cmocka_unit_test(test_flips),
+        cmocka_unit_test(test_pointer_size_4),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
