@@ -262,13 +262,15 @@ static void read_event_block(scan *s, const uint8_t *p, const uint8_t *end, int 
     c.p = p + header_size;
     prev_header h;
     memset(&h, 0, sizeof h);
+    uint64_t undefined = 0, undefined_at = 0;
+    uint32_t undefined_id = 0;
+    const uint8_t *bad_at = NULL;
     while (c.p < end && !s->oom) {
         const uint8_t *at = c.p, *payload = NULL;
         int sorted = 0;
         if (read_blob(s, &c, flags & 1, &h, &payload, &sorted) != 0) {
-            evgen_rd_problem(rd, off_of(s, at), "%s does not decode within its block; the rest of the block is skipped",
-                             is_metadata ? "a metadata record" : "an event header");
-            return;
+            bad_at = at;
+            break;
         }
         if (is_metadata) {
             char why[160];
@@ -280,7 +282,12 @@ static void read_event_block(scan *s, const uint8_t *p, const uint8_t *end, int 
             continue;
         }
         if (h.meta >= nt->n_metas || !nt->metas[h.meta].version) {
-            evgen_rd_problem(rd, off_of(s, at), "event with undefined metadata id %u skipped", h.meta);
+            /* One problem per block, at its first such event: a lost metadata block would
+             * otherwise give one per event. */
+            if (!undefined++) {
+                undefined_at = off_of(s, at);
+                undefined_id = h.meta;
+            }
             continue;
         }
         rd_nt_event *e = new_event(s);
@@ -307,6 +314,13 @@ static void read_event_block(scan *s, const uint8_t *p, const uint8_t *end, int 
         rd->threads[t].events++;
         check_sequence(s, capture, h.sequence, 0);
     }
+    /* In file order: the undefined events all come before the point where decoding stopped. */
+    if (undefined)
+        evgen_rd_problem(rd, undefined_at, "%llu event%s with undefined metadata ids (the first: %u) skipped",
+                         (unsigned long long)undefined, undefined == 1 ? "" : "s", undefined_id);
+    if (bad_at)
+        evgen_rd_problem(rd, off_of(s, bad_at), "%s does not decode within its block; the rest of the block is skipped",
+                         is_metadata ? "a metadata record" : "an event header");
 }
 
 /* ---- the other blocks ------------------------------------------------------------------------ */

@@ -416,6 +416,45 @@ static void test_pointer_size_4(void **state)
     free(data);
 }
 
+/* Events whose metadata id no record defined (a lost metadata block): skipped, one problem for the
+ * block at the first of them, the others read. */
+static void test_undefined_metadata(void **state)
+{
+    (void)state;
+    for (int version = 4; version <= 6; version += 2) {
+        nt_writer *w = nt_writer_new(version, 1, 8, 0, 1000000, 1, 1);
+        nt_metadata(w, 1, RUNTIME, 3, "", 1, 1, 4, NULL, 0);
+        uint8_t payload[2] = {3, 0};
+        nt_event e = {1, 1, 5, 5, 0, 0, 10, 0, NULL, payload, 2, NULL, 0};
+        for (uint32_t i = 0; i < 5; i++) {
+            e.metadata_id = i == 0 || i == 4 ? 1 : 9;
+            e.sequence = i + 1;
+            e.timestamp = 10 + i;
+            nt_write_event(w, &e);
+        }
+        size_t size;
+        uint8_t *data = nt_writer_finish(w, &size);
+        evgen_reader *rd = open_bound(data, size, NULL);
+        assert_non_null(rd);
+        size_t n;
+        const evgen_read_problem *p = evgen_reader_problems(rd, &n);
+        assert_int_equal(n, 1);
+        assert_string_equal(p[0].message, "3 events with undefined metadata ids (the first: 9) skipped");
+        assert_true(p[0].offset > 0 && p[0].offset < size);
+        assert_int_equal(evgen_reader_status(rd, NULL), EVGEN_READ_CORRUPT);
+        evgen_event ev;
+        int read = 0;
+        while (evgen_reader_next(rd, &ev)) {
+            assert_true(GCRestartEEEnd_is(&ev));
+            assert_int_equal(GCRestartEEEnd_ClrInstanceID(&ev), 3);
+            read++;
+        }
+        assert_int_equal(read, 2);
+        evgen_reader_close(rd);
+        free(data);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -424,6 +463,7 @@ int main(void)
         cmocka_unit_test(test_cuts),
         cmocka_unit_test(test_flips),
         cmocka_unit_test(test_pointer_size_4),
+        cmocka_unit_test(test_undefined_metadata),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
