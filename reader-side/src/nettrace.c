@@ -14,7 +14,8 @@ static const uint8_t nt_magic[8] = {'N', 'e', 't', 't', 'r', 'a', 'c', 'e'};
 static const char fast_serialization[] = "!FastSerialization.1";
 
 enum { TAG_NULL = 1, TAG_BEGIN_PRIVATE = 5, TAG_END = 6 };
-enum { V6_END = 0, V6_TRACE = 1, V6_EVENT = 2, V6_METADATA = 3, V6_SEQUENCE_POINT = 4, V6_STACK = 5, V6_THREAD = 6 };
+enum { V6_END = 0, V6_TRACE = 1, V6_EVENT = 2, V6_METADATA = 3, V6_SEQUENCE_POINT = 4, V6_STACK = 5, V6_THREAD = 6,
+       V6_LABEL_LIST = 8 };
 enum { HDR_METADATA_ID = 1, HDR_CAPTURE = 2, HDR_THREAD = 4, HDR_STACK = 8, HDR_ACTIVITY = 16, HDR_RELATED = 32,
        HDR_SORTED = 64, HDR_SIZE = 128 };
 
@@ -162,9 +163,20 @@ static uint32_t find_stack(const rd_nettrace *nt, uint32_t id)
 
 /* The header of the previous event in the block: what compressed headers are relative to. */
 typedef struct prev_header {
-    uint32_t meta, sequence, stack, size, processor;
+    uint32_t meta, sequence, stack, size, processor, label_list;
     uint64_t thread, capture_thread, ticks, activity;
 } prev_header;
+
+/* V6: the activity id of label list `id` of the current region (file offset), or 0. */
+static uint64_t find_label_activity(const rd_nettrace *nt, uint32_t id)
+{
+    if (id == 0)
+        return 0;
+    for (size_t i = nt->n_labels; i-- > nt->region_labels;)
+        if (nt->labels[i].id == id)
+            return nt->labels[i].activity;
+    return 0;
+}
 
 /* Decodes one event (or, in a V4/V5 metadata block, one metadata record) at c->p. Returns 0 with
  * `out` filled, or -1 if it does not decode within the block. */
@@ -190,8 +202,8 @@ static int read_blob(const scan *s, ncur *c, int compressed, prev_header *h, con
         h->ticks += take_varint(c);
         if (nt->version >= 6) {
             if (flags & HDR_ACTIVITY) /* V6: a label list id */
-                take_varint(c);
-            h->activity = 0;
+                h->label_list = (uint32_t)take_varint(c);
+            h->activity = find_label_activity(nt, h->label_list);
         } else {
             if (flags & HDR_ACTIVITY) {
                 h->activity = off_of(s, c->p);
@@ -224,8 +236,8 @@ static int read_blob(const scan *s, ncur *c, int compressed, prev_header *h, con
     h->stack = (uint32_t)take(&b, 4);
     h->ticks = take(&b, 8);
     if (nt->version >= 6) {
-        take(&b, 4); /* label list id */
-        h->activity = 0;
+        h->label_list = (uint32_t)take(&b, 4);
+        h->activity = find_label_activity(nt, h->label_list);
     } else {
         h->activity = off_of(s, b.p);
         skip(&b, 32);
@@ -349,6 +361,50 @@ static void read_stack_block(scan *s, const uint8_t *p, const uint8_t *end)
         evgen_rd_problem(s->rd, off_of(s, p), "stack block does not decode; the stacks after the problem are lost");
 }
 
+/* V6 label lists: the activity id of each (the other labels are read past). */
+static void read_v6_label_block(scan *s, const uint8_t *p, const uint8_t *end)
+{
+    rd_nettrace *nt = s->nt;
+    ncur c = {p, end, 0};
+    uint32_t first = (uint32_t)take(&c, 4), count = (uint32_t)take(&c, 4);
+    for (uint32_t i = 0; i < count && !c.bad && !s->oom; i++) {
+        uint64_t activity = 0;
+        for (int last = 0; !last && !c.bad;) {
+            uint8_t kind = (uint8_t)take(&c, 1);
+            last = (kind & 0x80) != 0;
+            switch (kind & 0x7F) {
+            case 1: /* activity id */
+                activity = off_of(s, c.p);
+                skip(&c, 16);
+                break;
+            case 2: case 3: skip(&c, 16); break;     /* related activity id, trace id */
+            case 4: case 8: skip(&c, 8); break;      /* span id, keywords */
+            case 7: case 9: case 10: skip(&c, 1); break; /* opcode, level, version */
+            case 5: case 6:                          /* key, then a string or a varint value */
+                skip(&c, (size_t)take_varint(&c));
+                if ((kind & 0x7F) == 5)
+                    skip(&c, (size_t)take_varint(&c));
+                else
+                    take_varint(&c);
+                break;
+            default:
+                c.bad = 1; /* a label this reader cannot size: the rest of the block is lost */
+                break;
+            }
+        }
+        if (c.bad)
+            break;
+        if (evgen_rd_grow((void **)&nt->labels, &nt->cap_labels, nt->n_labels + 1, sizeof *nt->labels) != 0) {
+            s->oom = 1;
+            return;
+        }
+        nt->labels[nt->n_labels].id = first + i;
+        nt->labels[nt->n_labels++].activity = activity;
+    }
+    if (c.bad)
+        evgen_rd_problem(s->rd, off_of(s, p), "label list block does not decode; its lists after the problem are lost");
+}
+
 static void read_sequence_point(scan *s, const uint8_t *p, const uint8_t *end)
 {
     rd_nettrace *nt = s->nt;
@@ -365,8 +421,10 @@ static void read_sequence_point(scan *s, const uint8_t *p, const uint8_t *end)
     }
     if (c.bad)
         evgen_rd_problem(s->rd, off_of(s, p), "sequence point block does not decode");
-    /* A new region: stacks before it may no longer be referenced, events after it are later. */
+    /* A new region: stacks and label lists before it may no longer be referenced, events after it
+     * are later. */
     nt->region_stacks = nt->n_stacks;
+    nt->region_labels = nt->n_labels;
     if (nt->n_events && (!nt->n_regions || nt->regions[nt->n_regions - 1] != nt->n_events)) {
         if (evgen_rd_grow((void **)&nt->regions, &nt->cap_regions, nt->n_regions + 1, sizeof *nt->regions) != 0) {
             s->oom = 1;
@@ -532,8 +590,12 @@ static void read_block(scan *s, int kind, const uint8_t *p, const uint8_t *end)
     case V6_THREAD:
         read_v6_thread_block(s, p, end);
         break;
+    case V6_LABEL_LIST:
+        if (s->nt->version >= 6)
+            read_v6_label_block(s, p, end);
+        break;
     default:
-        break; /* kinds a reader skips: label lists, removed threads, newer ones */
+        break; /* kinds a reader skips: removed threads, newer ones */
     }
 }
 
@@ -758,6 +820,7 @@ void evgen_rd_nt_free(rd_nettrace *nt)
     free(nt->regions);
     free(nt->stacks);
     free(nt->thread_refs);
+    free(nt->labels);
     free(nt->sequences);
     free(nt->time_order);
     free(nt);

@@ -23,7 +23,7 @@ typedef struct rd_nt_event {
     uint64_t ticks;
     uint64_t thread_id;
     uint64_t capture_thread_id;
-    uint64_t activity;          /* file offset of the two activity ids, or 0 */
+    uint64_t activity;          /* file offset of the activity id, or 0 */
     uint32_t size;              /* payload bytes */
     uint32_t meta;              /* metadata id */
     uint32_t sequence;
@@ -35,6 +35,11 @@ typedef struct rd_nt_stack {
     uint32_t id;
     uint32_t depth;
 } rd_nt_stack;
+
+typedef struct rd_nt_label_list { /* V6: a label list's id and its activity id's file offset (0: none) */
+    uint64_t activity;
+    uint32_t id;
+} rd_nt_label_list;
 
 typedef struct rd_nt_sequence { /* a capture thread's last sequence number */
     uint32_t last;
@@ -59,6 +64,9 @@ typedef struct rd_nettrace {
     rd_nt_stack *stacks;
     size_t n_stacks, cap_stacks;
     size_t region_stacks; /* the first stack of the current region: ids resolve from there */
+    rd_nt_label_list *labels;
+    size_t n_labels, cap_labels;
+    size_t region_labels; /* the first label list of the current region */
     rd_nt_thread_ref *thread_refs;
     size_t n_thread_refs, cap_thread_refs;
     struct rd_nt_sequence *sequences; /* by rd->threads index (capture threads) */

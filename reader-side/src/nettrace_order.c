@@ -109,7 +109,10 @@ int evgen_rd_nt_next(evgen_reader *rd, evgen_event *ev)
     }
     ev->sequence = e->sequence;
     ev->capture_thread_id = e->capture_thread_id;
-    if (e->activity)
-        ev->activity_id = rd->data + e->activity;
+    if (e->activity) { /* an all-zero id is no activity */
+        static const uint8_t zero[16];
+        if (memcmp(rd->data + e->activity, zero, 16) != 0)
+            ev->activity_id = rd->data + e->activity;
+    }
     return 1;
 }

@@ -455,6 +455,55 @@ static void test_undefined_metadata(void **state)
     }
 }
 
+/* Activity ids: in V4/V5 event headers, in V6 label lists (valid until the next sequence point). */
+static void test_activity_ids(void **state)
+{
+    (void)state;
+    static const uint8_t act[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
+    static const uint8_t rel[16] = {0xA0};
+    for (size_t k = 0; k < sizeof formats / sizeof formats[0]; k++) {
+        const format *f = &formats[k];
+        nt_writer *w = nt_writer_new(f->version, f->compressed, 8, 0, 1000000, 1, 1);
+        nt_metadata(w, 1, RUNTIME, 3, "", 1, 1, 4, NULL, 0);
+        if (f->version >= 6)
+            nt_label_list(w, 1, act, rel);
+        uint8_t payload[2] = {3, 0};
+        nt_event e = {1, 1, 5, 5, 0, 0, 10, 0, f->version < 6 ? act : NULL, payload, 2, NULL, f->version >= 6};
+        nt_write_event(w, &e);
+        e.sequence = 2;
+        e.timestamp = 11;
+        e.activity_id = NULL;
+        e.label_list_id = 0;
+        nt_write_event(w, &e); /* no activity */
+        uint64_t thread = 5;
+        uint32_t seq = 2;
+        nt_sequence_point(w, 12, &thread, &seq, 1);
+        e.sequence = 3;
+        e.timestamp = 13;
+        e.label_list_id = f->version >= 6; /* a list of the region before: not resolved */
+        nt_write_event(w, &e);
+        size_t size;
+        uint8_t *data = nt_writer_finish(w, &size);
+        evgen_reader *rd = open_bound(data, size, NULL);
+        assert_non_null(rd);
+        evgen_event ev;
+        assert_true(evgen_reader_next(rd, &ev));
+        assert_non_null(ev.activity_id);
+        assert_memory_equal(ev.activity_id, act, 16);
+        assert_true(evgen_reader_next(rd, &ev));
+        assert_null(ev.activity_id); /* V4/V5 uncompressed headers always carry one: all zero is none */
+        assert_true(evgen_reader_next(rd, &ev));
+        if (f->version >= 6)
+            assert_null(ev.activity_id);
+        assert_false(evgen_reader_next(rd, &ev));
+        size_t n;
+        evgen_reader_problems(rd, &n);
+        assert_int_equal(n, 0);
+        evgen_reader_close(rd);
+        free(data);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -464,6 +513,7 @@ int main(void)
         cmocka_unit_test(test_flips),
         cmocka_unit_test(test_pointer_size_4),
         cmocka_unit_test(test_undefined_metadata),
+        cmocka_unit_test(test_activity_ids),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
