@@ -138,8 +138,8 @@ typedef struct evgen_event {
     const evgen_reader *reader;
     /* .nettrace only (0 / NULL in .evtrace): the stack the runtime captured with the event, as
      * stack_depth little-endian instruction pointers of pointer_size bytes (evgen_event_stack_ip);
-     * the per-thread sequence number; the thread that wrote the event when it differs from the
-     * one it describes; the activity id (16 bytes; NULL when absent or all zero; V6: from the event's
+     * the per-thread sequence number; the thread that wrote the event (thread_id is the one it
+     * describes; they differ when one thread logs for another); the activity id (16 bytes; NULL when absent or all zero; V6: from the event's
      * label list). */
     const uint8_t *stack;
     uint32_t stack_depth;
