@@ -24,40 +24,6 @@ int evgen_rd_is_nettrace(const uint8_t *data, size_t size)
     return size >= 8 && memcmp(data, nt_magic, 8) == 0;
 }
 
-/* ---- bounded reads --------------------------------------------------------------------------- */
-
-typedef struct ncur {
-    const uint8_t *p, *end;
-    int bad;
-} ncur;
-
-static uint64_t take(ncur *c, unsigned n)
-{
-    if (c->bad || (size_t)(c->end - c->p) < n) {
-        c->bad = 1;
-        return 0;
-    }
-    uint64_t v = rd_load(c->p, n);
-    c->p += n;
-    return v;
-}
-
-static uint64_t take_varint(ncur *c)
-{
-    uint64_t v = 0;
-    if (c->bad || rd_varint(&c->p, c->end, &v) != 0)
-        c->bad = 1;
-    return v;
-}
-
-static void skip(ncur *c, size_t n)
-{
-    if (c->bad || (size_t)(c->end - c->p) < n)
-        c->bad = 1;
-    else
-        c->p += n;
-}
-
 /* ---- the index ------------------------------------------------------------------------------- */
 
 typedef struct scan {
@@ -180,69 +146,69 @@ static uint64_t find_label_activity(const rd_nettrace *nt, uint32_t id)
 
 /* Decodes one event (or, in a V4/V5 metadata block, one metadata record) at c->p. Returns 0 with
  * `out` filled, or -1 if it does not decode within the block. */
-static int read_blob(const scan *s, ncur *c, int compressed, prev_header *h, const uint8_t **payload, int *sorted)
+static int read_blob(const scan *s, rd_ncur *c, int compressed, prev_header *h, const uint8_t **payload, int *sorted)
 {
     const rd_nettrace *nt = s->nt;
     const uint8_t *start = c->p;
     if (compressed) {
-        uint8_t flags = (uint8_t)take(c, 1);
+        uint8_t flags = (uint8_t)rd_nt_take(c, 1);
         if (flags & HDR_METADATA_ID)
-            h->meta = (uint32_t)take_varint(c);
+            h->meta = (uint32_t)rd_nt_take_varint(c);
         if (flags & HDR_CAPTURE) {
-            h->sequence += (uint32_t)take_varint(c) + 1;
-            h->capture_thread = take_varint(c);
-            h->processor = (uint32_t)take_varint(c);
+            h->sequence += (uint32_t)rd_nt_take_varint(c) + 1;
+            h->capture_thread = rd_nt_take_varint(c);
+            h->processor = (uint32_t)rd_nt_take_varint(c);
         } else if (h->meta != 0) {
             h->sequence++;
         }
         if (flags & HDR_THREAD)
-            h->thread = take_varint(c);
+            h->thread = rd_nt_take_varint(c);
         if (flags & HDR_STACK)
-            h->stack = (uint32_t)take_varint(c);
-        h->ticks += take_varint(c);
+            h->stack = (uint32_t)rd_nt_take_varint(c);
+        h->ticks += rd_nt_take_varint(c);
         if (nt->version >= 6) {
             if (flags & HDR_ACTIVITY) /* V6: a label list id */
-                h->label_list = (uint32_t)take_varint(c);
+                h->label_list = (uint32_t)rd_nt_take_varint(c);
             h->activity = find_label_activity(nt, h->label_list);
         } else {
             if (flags & HDR_ACTIVITY) {
                 h->activity = off_of(s, c->p);
-                skip(c, 16);
+                rd_nt_skip(c, 16);
             }
             if (flags & HDR_RELATED)
-                skip(c, 16); /* stays beside the activity id: only the first is located */
+                rd_nt_skip(c, 16); /* stays beside the activity id: only the first is located */
         }
         *sorted = (flags & HDR_SORTED) != 0;
         if (flags & HDR_SIZE)
-            h->size = (uint32_t)take_varint(c);
+            h->size = (uint32_t)rd_nt_take_varint(c);
         if (c->bad)
             return -1;
         *payload = c->p;
-        skip(c, h->size);
+        rd_nt_skip(c, h->size);
         return c->bad ? -1 : 0;
     }
-    uint32_t event_size = (uint32_t)take(c, 4);
+    uint32_t event_size = (uint32_t)rd_nt_take(c, 4);
     if (c->bad || event_size > (size_t)(c->end - c->p))
         return -1;
     const uint8_t *blob_end = c->p + event_size;
-    ncur b = {c->p, blob_end, 0};
-    uint32_t meta = (uint32_t)take(&b, 4);
+    rd_ncur b = {c->p, blob_end, 0};
+    uint32_t meta = (uint32_t)rd_nt_take(&b, 4);
     h->meta = meta & 0x7FFFFFFFu;
     *sorted = (meta >> 31) != 0;
-    h->sequence = (uint32_t)take(&b, 4);
-    h->thread = take(&b, 8);
-    h->capture_thread = take(&b, 8);
-    h->processor = (uint32_t)take(&b, 4);
-    h->stack = (uint32_t)take(&b, 4);
-    h->ticks = take(&b, 8);
+    h->sequence = (uint32_t)rd_nt_take(&b, 4);
+    h->thread = rd_nt_take(&b, 8);
+    h->capture_thread = rd_nt_take(&b, 8);
+    h->processor = (uint32_t)rd_nt_take(&b, 4);
+    h->stack = (uint32_t)rd_nt_take(&b, 4);
+    h->ticks = rd_nt_take(&b, 8);
     if (nt->version >= 6) {
-        h->label_list = (uint32_t)take(&b, 4);
+        h->label_list = (uint32_t)rd_nt_take(&b, 4);
         h->activity = find_label_activity(nt, h->label_list);
     } else {
         h->activity = off_of(s, b.p);
-        skip(&b, 32);
+        rd_nt_skip(&b, 32);
     }
-    h->size = (uint32_t)take(&b, 4);
+    h->size = (uint32_t)rd_nt_take(&b, 4);
     if (b.bad || h->size > (size_t)(blob_end - b.p))
         return -1;
     *payload = b.p;
@@ -264,8 +230,8 @@ static void read_event_block(scan *s, const uint8_t *p, const uint8_t *end, int 
 {
     evgen_reader *rd = s->rd;
     rd_nettrace *nt = s->nt;
-    ncur c = {p, end, 0};
-    uint16_t header_size = (uint16_t)take(&c, 2), flags = (uint16_t)take(&c, 2);
+    rd_ncur c = {p, end, 0};
+    uint16_t header_size = (uint16_t)rd_nt_take(&c, 2), flags = (uint16_t)rd_nt_take(&c, 2);
     if (c.bad || header_size < 4 || header_size > (size_t)(end - p)) {
         evgen_rd_problem(rd, off_of(s, p), "bad %s block header (size %u)", is_metadata ? "metadata" : "event",
                          header_size);
@@ -340,12 +306,12 @@ static void read_event_block(scan *s, const uint8_t *p, const uint8_t *end, int 
 static void read_stack_block(scan *s, const uint8_t *p, const uint8_t *end)
 {
     rd_nettrace *nt = s->nt;
-    ncur c = {p, end, 0};
-    uint32_t first = (uint32_t)take(&c, 4), count = (uint32_t)take(&c, 4);
+    rd_ncur c = {p, end, 0};
+    uint32_t first = (uint32_t)rd_nt_take(&c, 4), count = (uint32_t)rd_nt_take(&c, 4);
     for (uint32_t i = 0; i < count && !c.bad && !s->oom; i++) {
-        uint32_t size = (uint32_t)take(&c, 4);
+        uint32_t size = (uint32_t)rd_nt_take(&c, 4);
         const uint8_t *ips = c.p;
-        skip(&c, size);
+        rd_nt_skip(&c, size);
         if (c.bad)
             break;
         if (evgen_rd_grow((void **)&nt->stacks, &nt->cap_stacks, nt->n_stacks + 1, sizeof *nt->stacks) != 0) {
@@ -365,27 +331,27 @@ static void read_stack_block(scan *s, const uint8_t *p, const uint8_t *end)
 static void read_v6_label_block(scan *s, const uint8_t *p, const uint8_t *end)
 {
     rd_nettrace *nt = s->nt;
-    ncur c = {p, end, 0};
-    uint32_t first = (uint32_t)take(&c, 4), count = (uint32_t)take(&c, 4);
+    rd_ncur c = {p, end, 0};
+    uint32_t first = (uint32_t)rd_nt_take(&c, 4), count = (uint32_t)rd_nt_take(&c, 4);
     for (uint32_t i = 0; i < count && !c.bad && !s->oom; i++) {
         uint64_t activity = 0;
         for (int last = 0; !last && !c.bad;) {
-            uint8_t kind = (uint8_t)take(&c, 1);
+            uint8_t kind = (uint8_t)rd_nt_take(&c, 1);
             last = (kind & 0x80) != 0;
             switch (kind & 0x7F) {
             case 1: /* activity id */
                 activity = off_of(s, c.p);
-                skip(&c, 16);
+                rd_nt_skip(&c, 16);
                 break;
-            case 2: case 3: skip(&c, 16); break;     /* related activity id, trace id */
-            case 4: case 8: skip(&c, 8); break;      /* span id, keywords */
-            case 7: case 9: case 10: skip(&c, 1); break; /* opcode, level, version */
+            case 2: case 3: rd_nt_skip(&c, 16); break;     /* related activity id, trace id */
+            case 4: case 8: rd_nt_skip(&c, 8); break;      /* span id, keywords */
+            case 7: case 9: case 10: rd_nt_skip(&c, 1); break; /* opcode, level, version */
             case 5: case 6:                          /* key, then a string or a varint value */
-                skip(&c, (size_t)take_varint(&c));
+                rd_nt_skip(&c, (size_t)rd_nt_take_varint(&c));
                 if ((kind & 0x7F) == 5)
-                    skip(&c, (size_t)take_varint(&c));
+                    rd_nt_skip(&c, (size_t)rd_nt_take_varint(&c));
                 else
-                    take_varint(&c);
+                    rd_nt_take_varint(&c);
                 break;
             default:
                 c.bad = 1; /* a label this reader cannot size: the rest of the block is lost */
@@ -408,14 +374,14 @@ static void read_v6_label_block(scan *s, const uint8_t *p, const uint8_t *end)
 static void read_sequence_point(scan *s, const uint8_t *p, const uint8_t *end)
 {
     rd_nettrace *nt = s->nt;
-    ncur c = {p, end, 0};
-    take(&c, 8); /* its timestamp: the events before it are before it */
+    rd_ncur c = {p, end, 0};
+    rd_nt_take(&c, 8); /* its timestamp: the events before it are before it */
     if (nt->version >= 6)
-        take(&c, 4); /* flags: the caches it flushes are the reader's business */
-    uint32_t count = (uint32_t)take(&c, 4);
+        rd_nt_take(&c, 4); /* flags: the caches it flushes are the reader's business */
+    uint32_t count = (uint32_t)rd_nt_take(&c, 4);
     for (uint32_t i = 0; i < count && !c.bad && !s->oom; i++) {
-        uint64_t thread = nt->version >= 6 ? take_varint(&c) : take(&c, 8);
-        uint32_t sequence = (uint32_t)(nt->version >= 6 ? take_varint(&c) : take(&c, 4));
+        uint64_t thread = nt->version >= 6 ? rd_nt_take_varint(&c) : rd_nt_take(&c, 8);
+        uint32_t sequence = (uint32_t)(nt->version >= 6 ? rd_nt_take_varint(&c) : rd_nt_take(&c, 4));
         if (!c.bad)
             check_sequence(s, os_thread(nt, thread), sequence, 1);
     }
@@ -436,14 +402,14 @@ static void read_sequence_point(scan *s, const uint8_t *p, const uint8_t *end)
 
 static void read_v6_metadata_block(scan *s, const uint8_t *p, const uint8_t *end)
 {
-    ncur c = {p, end, 0};
-    uint16_t header = (uint16_t)take(&c, 2);
-    skip(&c, header);
+    rd_ncur c = {p, end, 0};
+    uint16_t header = (uint16_t)rd_nt_take(&c, 2);
+    rd_nt_skip(&c, header);
     while (!c.bad && c.p < end && !s->oom) {
         const uint8_t *at = c.p;
-        uint16_t size = (uint16_t)take(&c, 2);
+        uint16_t size = (uint16_t)rd_nt_take(&c, 2);
         const uint8_t *row = c.p;
-        skip(&c, size);
+        rd_nt_skip(&c, size);
         if (c.bad)
             break;
         char why[160];
@@ -460,27 +426,27 @@ static void read_v6_metadata_block(scan *s, const uint8_t *p, const uint8_t *end
 static void read_v6_thread_block(scan *s, const uint8_t *p, const uint8_t *end)
 {
     rd_nettrace *nt = s->nt;
-    ncur c = {p, end, 0};
+    rd_ncur c = {p, end, 0};
     while (!c.bad && c.p < end && !s->oom) {
-        uint16_t size = (uint16_t)take(&c, 2);
+        uint16_t size = (uint16_t)rd_nt_take(&c, 2);
         if (c.bad || size > (size_t)(end - c.p))
             break;
-        ncur row = {c.p, c.p + size, 0};
+        rd_ncur row = {c.p, c.p + size, 0};
         c.p += size;
-        uint64_t index = take_varint(&row), tid = index;
+        uint64_t index = rd_nt_take_varint(&row), tid = index;
         while (!row.bad && row.p < row.end) {
-            uint8_t kind = (uint8_t)take(&row, 1);
+            uint8_t kind = (uint8_t)rd_nt_take(&row, 1);
             if (kind == 1) { /* name */
-                uint64_t n = take_varint(&row);
-                skip(&row, (size_t)n);
+                uint64_t n = rd_nt_take_varint(&row);
+                rd_nt_skip(&row, (size_t)n);
             } else if (kind == 2) { /* process id */
-                take_varint(&row);
+                rd_nt_take_varint(&row);
             } else if (kind == 3) {
-                tid = take_varint(&row);
+                tid = rd_nt_take_varint(&row);
             } else if (kind == 4) { /* key and value */
                 for (int k = 0; k < 2; k++) {
-                    uint64_t n = take_varint(&row);
-                    skip(&row, (size_t)n);
+                    uint64_t n = rd_nt_take_varint(&row);
+                    rd_nt_skip(&row, (size_t)n);
                 }
             } else {
                 break; /* a kind this reader does not know: the rest of the row is its */
@@ -503,11 +469,11 @@ static void read_v6_thread_block(scan *s, const uint8_t *p, const uint8_t *end)
 /* ---- the trace object and the stream --------------------------------------------------------- */
 
 /* SyncTimeUTC (8 int16: year, month, day of week, day, hour, minute, second, ms) in ns since 1970. */
-static uint64_t utc_ns(ncur *c)
+static uint64_t utc_ns(rd_ncur *c)
 {
     int64_t f[8];
     for (int i = 0; i < 8; i++)
-        f[i] = (int16_t)take(c, 2);
+        f[i] = (int16_t)rd_nt_take(c, 2);
     int64_t y = f[0], m = f[1], d = f[3];
     if (y < 1970 || m < 1 || m > 12 || d < 1 || d > 31)
         return 0;
@@ -520,26 +486,26 @@ static uint64_t utc_ns(ncur *c)
     return s < 0 ? 0 : (uint64_t)s * 1000000000u + (uint64_t)f[7] * 1000000u;
 }
 
-static int read_trace(scan *s, ncur *c, char **error, uint64_t at)
+static int read_trace(scan *s, rd_ncur *c, char **error, uint64_t at)
 {
     evgen_trace_header *h = &s->rd->header;
     h->start_unix_ns = utc_ns(c);
-    h->start_ticks = take(c, 8);
-    h->clock_frequency = take(c, 8);
-    h->pointer_size = (uint8_t)take(c, 4);
+    h->start_ticks = rd_nt_take(c, 8);
+    h->clock_frequency = rd_nt_take(c, 8);
+    h->pointer_size = (uint8_t)rd_nt_take(c, 4);
     if (s->nt->version < 6) {
-        h->process_id = (uint32_t)take(c, 4);
-        h->cpu_count = (uint32_t)take(c, 4);
-        take(c, 4); /* expected CPU sampling rate */
+        h->process_id = (uint32_t)rd_nt_take(c, 4);
+        h->cpu_count = (uint32_t)rd_nt_take(c, 4);
+        rd_nt_take(c, 4); /* expected CPU sampling rate */
     } else {
-        uint32_t n = (uint32_t)take(c, 4);
+        uint32_t n = (uint32_t)rd_nt_take(c, 4);
         for (uint32_t i = 0; i < n && !c->bad; i++) {
-            uint64_t kn = take_varint(c);
+            uint64_t kn = rd_nt_take_varint(c);
             const uint8_t *k = c->p;
-            skip(c, (size_t)kn);
-            uint64_t vn = take_varint(c);
+            rd_nt_skip(c, (size_t)kn);
+            uint64_t vn = rd_nt_take_varint(c);
             const uint8_t *v = c->p;
-            skip(c, (size_t)vn);
+            rd_nt_skip(c, (size_t)vn);
             if (c->bad || vn > 20)
                 continue;
             char num[21];
@@ -627,15 +593,15 @@ static void read_objects(scan *s, const uint8_t *p)
                                  (size_t)(end - p - 1));
             return;
         }
-        ncur c = {p, end, 0};
-        uint8_t t0 = (uint8_t)take(&c, 1), t1 = (uint8_t)take(&c, 1), t2 = (uint8_t)take(&c, 1);
-        take(&c, 4); /* the type's version */
-        take(&c, 4); /* the oldest reader version it needs */
-        uint32_t name_len = (uint32_t)take(&c, 4);
+        rd_ncur c = {p, end, 0};
+        uint8_t t0 = (uint8_t)rd_nt_take(&c, 1), t1 = (uint8_t)rd_nt_take(&c, 1), t2 = (uint8_t)rd_nt_take(&c, 1);
+        rd_nt_take(&c, 4); /* the type's version */
+        rd_nt_take(&c, 4); /* the oldest reader version it needs */
+        uint32_t name_len = (uint32_t)rd_nt_take(&c, 4);
         const uint8_t *name = c.p;
-        skip(&c, name_len);
-        uint8_t t3 = (uint8_t)take(&c, 1);
-        uint32_t block_size = (uint32_t)take(&c, 4);
+        rd_nt_skip(&c, name_len);
+        uint8_t t3 = (uint8_t)rd_nt_take(&c, 1);
+        uint32_t block_size = (uint32_t)rd_nt_take(&c, 4);
         if (c.bad) {
             truncated(s, off_of(s, obj), "the file ends inside an object header");
             return;
@@ -728,12 +694,12 @@ int evgen_rd_nt_open(evgen_reader *rd, const evgen_reader_options *options, char
     memset(&s, 0, sizeof s);
     s.rd = rd;
     s.nt = nt;
-    ncur c = {rd->data + 8, rd->data + rd->size, 0};
-    uint32_t first = (uint32_t)take(&c, 4);
+    rd_ncur c = {rd->data + 8, rd->data + rd->size, 0};
+    uint32_t first = (uint32_t)rd_nt_take(&c, 4);
     const uint8_t *objects;
     if (first == 0) {
-        uint32_t major = (uint32_t)take(&c, 4);
-        take(&c, 4); /* minor: changes a reader may ignore */
+        uint32_t major = (uint32_t)rd_nt_take(&c, 4);
+        rd_nt_take(&c, 4); /* minor: changes a reader may ignore */
         if (c.bad) {
             *error = evgen_rd_format("truncated nettrace: the file ends inside the stream header at offset 8");
             return -1;
@@ -744,13 +710,13 @@ int evgen_rd_nt_open(evgen_reader *rd, const evgen_reader_options *options, char
             return -1;
         }
         nt->version = 6;
-        uint32_t x = (uint32_t)take(&c, 4);
+        uint32_t x = (uint32_t)rd_nt_take(&c, 4);
         if (c.bad || (x >> 24) != V6_TRACE || (x & 0xFFFFFFu) > (size_t)(c.end - c.p)) {
             *error = evgen_rd_format(c.bad ? "truncated nettrace: the file ends before the trace block at offset 20"
                                            : "the first block at offset 20 is not a whole trace block");
             return -1;
         }
-        ncur t = {c.p, c.p + (x & 0xFFFFFFu), 0};
+        rd_ncur t = {c.p, c.p + (x & 0xFFFFFFu), 0};
         if (read_trace(&s, &t, error, 20) != 0)
             return -1;
         objects = t.end;
@@ -765,11 +731,11 @@ int evgen_rd_nt_open(evgen_reader *rd, const evgen_reader_options *options, char
         c.p += first;
         /* The trace object: 5 5 1 version minReader "Trace" 6 fields... 6 */
         const uint8_t *obj = c.p;
-        uint8_t t0 = (uint8_t)take(&c, 1), t1 = (uint8_t)take(&c, 1), t2 = (uint8_t)take(&c, 1);
-        uint32_t version = (uint32_t)take(&c, 4), min_reader = (uint32_t)take(&c, 4), n = (uint32_t)take(&c, 4);
+        uint8_t t0 = (uint8_t)rd_nt_take(&c, 1), t1 = (uint8_t)rd_nt_take(&c, 1), t2 = (uint8_t)rd_nt_take(&c, 1);
+        uint32_t version = (uint32_t)rd_nt_take(&c, 4), min_reader = (uint32_t)rd_nt_take(&c, 4), n = (uint32_t)rd_nt_take(&c, 4);
         const uint8_t *name = c.p;
-        skip(&c, n);
-        uint8_t t3 = (uint8_t)take(&c, 1);
+        rd_nt_skip(&c, n);
+        uint8_t t3 = (uint8_t)rd_nt_take(&c, 1);
         uint64_t at = (uint64_t)(obj - rd->data);
         if (c.bad) {
             *error = evgen_rd_format("truncated nettrace: the file ends inside the trace object at offset %llu",
@@ -790,7 +756,7 @@ int evgen_rd_nt_open(evgen_reader *rd, const evgen_reader_options *options, char
         nt->version = version > 5 ? 5 : version;
         if (read_trace(&s, &c, error, at) != 0)
             return -1;
-        if (take(&c, 1) != TAG_END || c.bad) {
+        if (rd_nt_take(&c, 1) != TAG_END || c.bad) {
             *error = evgen_rd_format(c.bad ? "truncated nettrace: the file ends inside the trace object at offset %llu"
                                            : "bad end tag of the trace object at offset %llu",
                                      (unsigned long long)(c.p - rd->data - (c.bad ? 0 : 1)));

@@ -9,6 +9,41 @@
 
 #include "internal.h"
 
+/* ---- bounded reads, shared by the .nettrace files: a cursor that turns bad, never overreads --- */
+
+typedef struct rd_ncur {
+    const uint8_t *p, *end;
+    int bad; /* a read ran past `end`: every later read gives 0 */
+} rd_ncur;
+
+/* A little-endian integer of n bytes (1, 2, 4, 8). */
+static inline uint64_t rd_nt_take(rd_ncur *c, unsigned n)
+{
+    if (c->bad || (size_t)(c->end - c->p) < n) {
+        c->bad = 1;
+        return 0;
+    }
+    uint64_t v = rd_load(c->p, n);
+    c->p += n;
+    return v;
+}
+
+static inline uint64_t rd_nt_take_varint(rd_ncur *c)
+{
+    uint64_t v = 0;
+    if (c->bad || rd_varint(&c->p, c->end, &v) != 0)
+        c->bad = 1;
+    return v;
+}
+
+static inline void rd_nt_skip(rd_ncur *c, size_t n)
+{
+    if (c->bad || (size_t)(c->end - c->p) < n)
+        c->bad = 1;
+    else
+        c->p += n;
+}
+
 /* A metadata id's meaning: the version its events are read with (bound to a manifest event, or
  * built from the trace's own description), and the version number the trace gave. */
 typedef struct rd_nt_meta {

@@ -123,32 +123,8 @@ static void add_typed(fields *f, const char *prefix, const char *name, uint32_t 
 
 /* ---- reading ------------------------------------------------------------------------------------ */
 
-typedef struct mcur {
-    const uint8_t *p, *end;
-    int bad;
-} mcur;
-
-static uint64_t take(mcur *c, unsigned n)
-{
-    if (c->bad || (size_t)(c->end - c->p) < n) {
-        c->bad = 1;
-        return 0;
-    }
-    uint64_t v = rd_load(c->p, n);
-    c->p += n;
-    return v;
-}
-
-static uint64_t take_varint(mcur *c)
-{
-    uint64_t v = 0;
-    if (c->bad || rd_varint(&c->p, c->end, &v) != 0)
-        c->bad = 1;
-    return v;
-}
-
 /* A NUL-terminated UTF-16LE string, as UTF-8 in the arena ("" at the end of the data). */
-static const char *take_utf16(mcur *c, evgen_reader *rd)
+static const char *take_utf16(rd_ncur *c, evgen_reader *rd)
 {
     const uint8_t *s = c->p;
     size_t units = 0;
@@ -175,9 +151,9 @@ static const char *take_utf16(mcur *c, evgen_reader *rd)
 }
 
 /* A varuint32-length-prefixed UTF-8 string (V6), in the arena. */
-static const char *take_utf8(mcur *c, evgen_reader *rd)
+static const char *take_utf8(rd_ncur *c, evgen_reader *rd)
 {
-    uint64_t n = take_varint(c);
+    uint64_t n = rd_nt_take_varint(c);
     if (c->bad || n > (size_t)(c->end - c->p)) {
         c->bad = 1;
         return "";
@@ -195,11 +171,11 @@ static const char *take_utf8(mcur *c, evgen_reader *rd)
 
 /* A V1 field list (int32 count, then type code, nested list for objects, name). Nested objects'
  * fields are flattened as Outer.Inner. */
-static void v1_fields(mcur *c, fields *f, const char *prefix, int depth)
+static void v1_fields(rd_ncur *c, fields *f, const char *prefix, int depth)
 {
-    uint32_t n = (uint32_t)take(c, 4);
+    uint32_t n = (uint32_t)rd_nt_take(c, 4);
     for (uint32_t i = 0; i < n && !c->bad; i++) {
-        uint32_t code = (uint32_t)take(c, 4);
+        uint32_t code = (uint32_t)rd_nt_take(c, 4);
         if (code == TC_OBJECT) {
             if (depth >= NT_MAX_DEPTH) {
                 c->bad = 1;
@@ -228,21 +204,21 @@ static void v1_fields(mcur *c, fields *f, const char *prefix, int depth)
 
 /* A V5 V2Params field list: int32 count, then per field int32 size (inclusive), name, type code,
  * element type code for arrays, nested list for objects. */
-static void v2_fields(mcur *c, fields *f, const char *prefix, int depth)
+static void v2_fields(rd_ncur *c, fields *f, const char *prefix, int depth)
 {
-    uint32_t n = (uint32_t)take(c, 4);
+    uint32_t n = (uint32_t)rd_nt_take(c, 4);
     for (uint32_t i = 0; i < n && !c->bad; i++) {
         const uint8_t *start = c->p;
-        uint32_t size = (uint32_t)take(c, 4);
+        uint32_t size = (uint32_t)rd_nt_take(c, 4);
         if (c->bad || size < 4 || size > (size_t)(c->end - start)) {
             c->bad = 1;
             return;
         }
-        mcur fc = {c->p, start + size, 0};
+        rd_ncur fc = {c->p, start + size, 0};
         const char *name = take_utf16(&fc, f->rd);
-        uint32_t code = (uint32_t)take(&fc, 4), element = 0;
+        uint32_t code = (uint32_t)rd_nt_take(&fc, 4), element = 0;
         if (code == TC_ARRAY)
-            element = (uint32_t)take(&fc, 4);
+            element = (uint32_t)rd_nt_take(&fc, 4);
         if (code == TC_OBJECT && depth < NT_MAX_DEPTH) {
             char *inner = arena_string(f->rd, prefix, name, strlen(name));
             inner = inner ? arena_string(f->rd, inner, ".", 1) : NULL;
@@ -267,14 +243,14 @@ int evgen_rd_nt_meta_v5(evgen_reader *rd, const uint8_t *p, const uint8_t *end, 
                         size_t why_size)
 {
     memset(r, 0, sizeof *r);
-    mcur c = {p, end, 0};
-    r->id = (uint32_t)take(&c, 4);
+    rd_ncur c = {p, end, 0};
+    r->id = (uint32_t)rd_nt_take(&c, 4);
     r->provider = take_utf16(&c, rd);
-    r->event_id = (uint32_t)take(&c, 4);
+    r->event_id = (uint32_t)rd_nt_take(&c, 4);
     r->name = take_utf16(&c, rd);
-    r->keywords = take(&c, 8);
-    r->version = (uint32_t)take(&c, 4);
-    r->level = (uint32_t)take(&c, 4);
+    r->keywords = rd_nt_take(&c, 8);
+    r->version = (uint32_t)rd_nt_take(&c, 4);
+    r->level = (uint32_t)rd_nt_take(&c, 4);
     if (c.bad) {
         snprintf(why, why_size, "the record ends inside its header");
         return -1;
@@ -284,13 +260,13 @@ int evgen_rd_nt_meta_v5(evgen_reader *rd, const uint8_t *p, const uint8_t *end, 
         v1_fields(&c, &f, "", 0);
     /* V5 tags: an opcode, or a V2Params field list that replaces the (then empty) V1 list. */
     while (!c.bad && c.p < c.end) {
-        uint32_t bytes = (uint32_t)take(&c, 4);
-        uint8_t kind = (uint8_t)take(&c, 1);
+        uint32_t bytes = (uint32_t)rd_nt_take(&c, 4);
+        uint8_t kind = (uint8_t)rd_nt_take(&c, 1);
         if (c.bad || bytes > (size_t)(c.end - c.p)) {
             c.bad = 1;
             break;
         }
-        mcur t = {c.p, c.p + bytes, 0};
+        rd_ncur t = {c.p, c.p + bytes, 0};
         if (kind == 2) {
             fields f2 = {rd, NULL, 0, 0, 0, 0};
             v2_fields(&t, &f2, "", 0);
@@ -316,19 +292,19 @@ int evgen_rd_nt_meta_v5(evgen_reader *rd, const uint8_t *p, const uint8_t *end, 
 
 /* ---- V6 --------------------------------------------------------------------------------------- */
 
-static void v6_type(mcur *c, fields *f, const char *prefix, const char *name, int depth);
+static void v6_type(rd_ncur *c, fields *f, const char *prefix, const char *name, int depth);
 
 /* FieldDescriptions: uint16 count, each uint16 size, name, type. */
-static void v6_fields(mcur *c, fields *f, const char *prefix, int depth)
+static void v6_fields(rd_ncur *c, fields *f, const char *prefix, int depth)
 {
-    uint32_t n = (uint32_t)take(c, 2);
+    uint32_t n = (uint32_t)rd_nt_take(c, 2);
     for (uint32_t i = 0; i < n && !c->bad; i++) {
-        uint32_t size = (uint32_t)take(c, 2);
+        uint32_t size = (uint32_t)rd_nt_take(c, 2);
         if (c->bad || size > (size_t)(c->end - c->p)) {
             c->bad = 1;
             return;
         }
-        mcur fc = {c->p, c->p + size, 0};
+        rd_ncur fc = {c->p, c->p + size, 0};
         const char *name = take_utf8(&fc, f->rd);
         v6_type(&fc, f, prefix, name, depth);
         if (fc.bad)
@@ -337,9 +313,9 @@ static void v6_fields(mcur *c, fields *f, const char *prefix, int depth)
     }
 }
 
-static void v6_type(mcur *c, fields *f, const char *prefix, const char *name, int depth)
+static void v6_type(rd_ncur *c, fields *f, const char *prefix, const char *name, int depth)
 {
-    uint32_t code = (uint32_t)take(c, 1);
+    uint32_t code = (uint32_t)rd_nt_take(c, 1);
     if (c->bad || depth >= NT_MAX_DEPTH) {
         c->bad = 1;
         return;
@@ -355,12 +331,12 @@ static void v6_type(mcur *c, fields *f, const char *prefix, const char *name, in
     } else if (code == TC_ARRAY || code == 22 || code == TC_RELLOC || code == TC_DATALOC) {
         /* The element type follows; only a plain array of a fixed-size kind is expressible. */
         const uint8_t *at = c->p;
-        uint32_t element = (uint32_t)take(c, 1);
+        uint32_t element = (uint32_t)rd_nt_take(c, 1);
         c->p = at;
         fields none = {f->rd, NULL, 0, 0, 1, 0}; /* parse (to skip) the element type, adding nothing */
         v6_type(c, &none, "", "", depth + 1);
         if (code == 22)
-            take(c, 2); /* the fixed length */
+            rd_nt_take(c, 2); /* the fixed length */
         if (code == TC_ARRAY && element != TC_OBJECT && element != TC_ARRAY)
             add_typed(f, prefix, name, TC_ARRAY, element);
         else if (code == TC_ARRAY || code == 22)
@@ -376,27 +352,27 @@ int evgen_rd_nt_meta_v6(evgen_reader *rd, const uint8_t *p, const uint8_t *end, 
                         size_t why_size)
 {
     memset(r, 0, sizeof *r);
-    mcur c = {p, end, 0};
-    uint64_t id = take_varint(&c);
+    rd_ncur c = {p, end, 0};
+    uint64_t id = rd_nt_take_varint(&c);
     r->provider = take_utf8(&c, rd);
-    uint64_t event_id = take_varint(&c);
+    uint64_t event_id = rd_nt_take_varint(&c);
     r->name = take_utf8(&c, rd);
     fields f = {rd, NULL, 0, 0, 0, 0};
     v6_fields(&c, &f, "", 0);
     r->level = 0;
-    uint32_t opt = (uint32_t)take(&c, 2);
+    uint32_t opt = (uint32_t)rd_nt_take(&c, 2);
     if (!c.bad && opt <= (size_t)(c.end - c.p)) {
-        mcur o = {c.p, c.p + opt, 0};
+        rd_ncur o = {c.p, c.p + opt, 0};
         while (!o.bad && o.p < o.end) {
-            uint8_t kind = (uint8_t)take(&o, 1);
+            uint8_t kind = (uint8_t)rd_nt_take(&o, 1);
             switch (kind) {
-            case 1: take(&o, 1); break;                               /* opcode */
-            case 3: r->keywords = take(&o, 8); break;
+            case 1: rd_nt_take(&o, 1); break;                               /* opcode */
+            case 3: r->keywords = rd_nt_take(&o, 8); break;
             case 4: case 5: take_utf8(&o, rd); break;                 /* message template, description */
             case 6: take_utf8(&o, rd); take_utf8(&o, rd); break;      /* key, value */
-            case 7: take(&o, 8); take(&o, 8); break;                  /* provider guid */
-            case 8: r->level = (uint32_t)take(&o, 1); break;
-            case 9: r->version = (uint32_t)take(&o, 1); break;
+            case 7: rd_nt_take(&o, 8); rd_nt_take(&o, 8); break;                  /* provider guid */
+            case 8: r->level = (uint32_t)rd_nt_take(&o, 1); break;
+            case 9: r->version = (uint32_t)rd_nt_take(&o, 1); break;
             default: o.p = o.end; break;                              /* unknown: the rest is its */
             }
         }
