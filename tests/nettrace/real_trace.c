@@ -27,6 +27,14 @@ char *real_trace_unzip(char **dir)
     return path;
 }
 
+void real_trace_remove(char *dir, char *path)
+{
+    if (dir)
+        evgen_test_rmtree(dir);
+    free(dir);
+    free(path);
+}
+
 static char *dup_range(const char *s, size_t n)
 {
     char *d = malloc(n + 1);

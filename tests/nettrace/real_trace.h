@@ -12,6 +12,17 @@
  * evgen_test_rmtree and frees it). Returns the trace's path (caller frees), or NULL when
  * ../shared is not beside the checkout (the caller skips). A failure to unzip fails the test. */
 char *real_trace_unzip(char **dir);
+/* Removes what real_trace_unzip made (dir may be NULL) and frees both strings. */
+void real_trace_remove(char *dir, char *path);
+
+/* In a test: skips it, saying why, when the trace is not there (`present` false). */
+#define REAL_TRACE_NEEDED(present)                                                                               \
+    do {                                                                                                         \
+        if (!(present)) {                                                                                        \
+            fprintf(stderr, "../shared/reference/traces is not beside the checkout: skipped\n");                  \
+            skip();                                                                                              \
+        }                                                                                                        \
+    } while (0)
 
 /* One line of the baseline: "Provider/EventName, count, <Event MSec=... attr="value" .../>". */
 typedef struct baseline_attr {

@@ -88,22 +88,11 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    if (f->dir)
-        evgen_test_rmtree(f->dir);
-    free(f->dir);
-    free(f->path);
+    real_trace_remove(f->dir, f->path);
     free(f->data);
     free(f);
     return 0;
 }
-
-#define NEED_TRACE(f)                                                                                          \
-    do {                                                                                                       \
-        if (!(f)->data) {                                                                                      \
-            fprintf(stderr, "../shared/reference/traces is not beside the checkout: skipped\n");               \
-            skip();                                                                                            \
-        }                                                                                                      \
-    } while (0)
 
 /* A copy of the first `cut` bytes, read: returns the events read, or -1 if the open failed. */
 static int64_t read_cut(const fixture *f, size_t cut, uint64_t *truncated_at)
@@ -133,7 +122,7 @@ static int64_t read_cut(const fixture *f, size_t cut, uint64_t *truncated_at)
 static void test_cuts(void **state)
 {
     fixture *f = *state;
-    NEED_TRACE(f);
+    REAL_TRACE_NEEDED(f->data);
     uint64_t at;
     /* Before the first event block ends nothing is read; the open fails until the trace object
      * is whole (it ends at offset 0x65 in this file), then succeeds with the file marked truncated. */
@@ -162,7 +151,7 @@ static void test_cuts(void **state)
 static void test_flips(void **state)
 {
     fixture *f = *state;
-    NEED_TRACE(f);
+    REAL_TRACE_NEEDED(f->data);
     uint8_t *copy = malloc(f->size);
     uint64_t seed = 0x9e3779b97f4a7c15ull;
     size_t opened = 0, problems = 0;
@@ -198,7 +187,7 @@ static void test_flips(void **state)
 static void test_messages(void **state)
 {
     fixture *f = *state;
-    NEED_TRACE(f);
+    REAL_TRACE_NEEDED(f->data);
     char *error = NULL;
     uint8_t *copy = malloc(f->size);
 

@@ -56,21 +56,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     fixture *f = *state;
-    if (f->dir)
-        evgen_test_rmtree(f->dir);
-    free(f->dir);
-    free(f->path);
+    real_trace_remove(f->dir, f->path);
     free(f);
     return 0;
 }
-
-#define NEED_TRACE(f)                                                                                          \
-    do {                                                                                                       \
-        if (!(f)->path) {                                                                                      \
-            fprintf(stderr, "../shared/reference/traces is not beside the checkout: skipped\n");               \
-            skip();                                                                                            \
-        }                                                                                                      \
-    } while (0)
 
 static size_t count_lines_starting(const char *text, const char *prefix)
 {
@@ -83,7 +72,7 @@ static size_t count_lines_starting(const char *text, const char *prefix)
 static void test_report(void **state)
 {
     fixture *f = *state;
-    NEED_TRACE(f);
+    REAL_TRACE_NEEDED(f->path);
     assert_true(f->gcs > 0);
     const char *argv[] = {REPORT_EXE, f->path, NULL};
     char *out = NULL, *err = NULL;
@@ -119,7 +108,7 @@ static void test_report(void **state)
 static void test_gclog(void **state)
 {
     fixture *f = *state;
-    NEED_TRACE(f);
+    REAL_TRACE_NEEDED(f->path);
     const char *argv[] = {GCLOG_EXE, f->path, NULL};
     char *out = NULL, *err = NULL;
     assert_int_equal(evgen_test_run(argv, NULL, &out, &err), 0);
@@ -137,7 +126,7 @@ static void test_gclog(void **state)
 static void test_alloctick(void **state)
 {
     fixture *f = *state;
-    NEED_TRACE(f);
+    REAL_TRACE_NEEDED(f->path);
     const char *argv[] = {ALLOCTICK_EXE, f->path, NULL};
     char *out = NULL, *err = NULL;
     assert_int_equal(evgen_test_run(argv, NULL, &out, &err), 0);

@@ -73,23 +73,12 @@ static int teardown(void **state)
 {
     fixture *f = *state;
     evgen_reader_close(f->rd);
-    if (f->dir)
-        evgen_test_rmtree(f->dir);
     if (f->baseline)
         baseline_free(f->baseline, f->n_baseline);
-    free(f->dir);
-    free(f->path);
+    real_trace_remove(f->dir, f->path);
     free(f);
     return 0;
 }
-
-#define NEED_TRACE(f)                                                                                          \
-    do {                                                                                                       \
-        if (!(f)->rd) {                                                                                        \
-            fprintf(stderr, "../shared/reference/traces is not beside the checkout: skipped\n");               \
-            skip();                                                                                            \
-        }                                                                                                      \
-    } while (0)
 
 static const gc_kind *kind_of_key(const char *key)
 {
@@ -113,7 +102,7 @@ static int in_kind(const gc_kind *k, const evgen_event *ev)
 static void test_header_and_kinds(void **state)
 {
     fixture *f = *state;
-    NEED_TRACE(f);
+    REAL_TRACE_NEEDED(f->rd);
     const evgen_trace_header *h = evgen_reader_header(f->rd);
     assert_int_equal(h->container, EVGEN_CONTAINER_NETTRACE);
     assert_int_equal(h->format_version, 4);
@@ -141,7 +130,7 @@ static void test_header_and_kinds(void **state)
 static void test_counts(void **state)
 {
     fixture *f = *state;
-    NEED_TRACE(f);
+    REAL_TRACE_NEEDED(f->rd);
     /* The baseline leaves out a kind or two it cannot name: every kind it lists is in the trace. */
     uint64_t baseline_total = 0;
     for (size_t i = 0; i < f->n_baseline; i++)
@@ -286,7 +275,7 @@ static int compare_attr(const evgen_event *ev, const baseline_attr *a, const cha
 static void test_first_events(void **state)
 {
     fixture *f = *state;
-    NEED_TRACE(f);
+    REAL_TRACE_NEEDED(f->rd);
     int seen[N_KINDS] = {0};
     size_t compared = 0;
     evgen_event ev;
@@ -328,7 +317,7 @@ static void test_first_events(void **state)
 static void test_generated_accessors(void **state)
 {
     fixture *f = *state;
-    NEED_TRACE(f);
+    REAL_TRACE_NEEDED(f->rd);
     evgen_event ev;
     int found = 0;
     evgen_reader_rewind(f->rd, EVGEN_ORDER_TIME);
@@ -357,7 +346,7 @@ static void test_generated_accessors(void **state)
 static void test_unbound_events(void **state)
 {
     fixture *f = *state;
-    NEED_TRACE(f);
+    REAL_TRACE_NEEDED(f->rd);
     const evgen_trace_event_info *sample = NULL;
     for (size_t i = 0; i < evgen_reader_event_count(f->rd); i++) {
         const evgen_trace_event_info *e = evgen_reader_event_info(f->rd, i);
