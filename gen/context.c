@@ -185,9 +185,7 @@ static evgen_tvalue *field_context(const evgen_model *model, const evgen_event *
         set(m, "offset_comment", evgen_tv_stringf("%s+%u", ver->slots[slot->after].field->name, slot->offset));
     int count_index = -1;
     if (f->is_array) {
-        for (size_t i = 0; i < ver->n_slots; i++)
-            if (strcmp(ver->slots[i].field->name, f->count_name) == 0)
-                count_index = (int)i;
+        count_index = evgen_version_find_slot(ver, f->count_name);
         char *elem = element_size_expr(model, f);
         set(m, "count_name", str(f->count_name));
         set(m, "element_size", str(elem));

@@ -17,14 +17,6 @@
 #include "manifest_desc.h"
 #include "util.h"
 
-static int version_index_of(const evgen_version *ver, const char *name)
-{
-    for (size_t i = 0; i < ver->n_slots; i++)
-        if (strcmp(ver->slots[i].field->name, name) == 0)
-            return (int)i;
-    return -1;
-}
-
 /* ---- payloads --------------------------------------------------------------------------- */
 
 static void put_le(evgen_strbuf *sb, uint64_t v, unsigned n)
@@ -46,7 +38,7 @@ static void golden_payload(const evgen_model *model, const evgen_event *e, const
         if (is_count && i < 256)
             v = counts[i] = evgen_golden_count(e->name, ver->version, f->name);
         if (f->is_array) {
-            int c = version_index_of(ver, f->count_name);
+            int c = evgen_version_find_slot(ver, f->count_name);
             unsigned elem = f->type.kind == EVGEN_KIND_STRUCT ? model->structs[f->type.struct_index].size
                                                                : evgen_kind_size(f->type.kind);
             size_t n = (size_t)(c >= 0 && c < 256 ? counts[c] : 0) * elem;

@@ -30,14 +30,6 @@ static uint8_t wire_kind(evgen_kind kind)
     return (uint8_t)(kind + 1); /* evgen_kind and evgen_wire_kind list the kinds in one order */
 }
 
-static int version_index_of(const evgen_version *ver, const char *name)
-{
-    for (size_t i = 0; i < ver->n_slots; i++)
-        if (strcmp(ver->slots[i].field->name, name) == 0)
-            return (int)i;
-    return -1;
-}
-
 static void build_versions(built *b, const evgen_event *e, evgen_event_desc *ed)
 {
     evgen_version_desc *vd = keep(b, (e->n_versions ? e->n_versions : 1) * sizeof *vd);
@@ -51,7 +43,7 @@ static void build_versions(built *b, const evgen_event *e, evgen_event_desc *ed)
             fd[i].flags = f->is_array ? EVGEN_FIELD_ARRAY : 0;
             fd[i].enum_index = (int16_t)f->type.enum_index;
             fd[i].struct_index = (int16_t)f->type.struct_index;
-            fd[i].count_field = (int16_t)(f->is_array ? version_index_of(ver, f->count_name) : -1);
+            fd[i].count_field = (int16_t)(f->is_array ? evgen_version_find_slot(ver, f->count_name) : -1);
         }
         vd[v].size = sizeof vd[v];
         vd[v].version = (uint16_t)ver->version;

@@ -134,6 +134,14 @@ const evgen_version *evgen_event_version(const evgen_event *event, unsigned vers
     return &event->versions[version - event->first_version];
 }
 
+int evgen_version_find_slot(const evgen_version *version, const char *name)
+{
+    for (size_t i = 0; i < version->n_slots; i++)
+        if (strcmp(version->slots[i].field->name, name) == 0)
+            return (int)i;
+    return -1;
+}
+
 unsigned evgen_type_size(const evgen_model *model, const evgen_type *type)
 {
     (void)model;

@@ -177,6 +177,8 @@ const char *evgen_model_intern_file(evgen_model *model, const char *file);
 const evgen_event *evgen_model_find_event(const evgen_model *model, const char *name);
 int evgen_event_find_field(const evgen_event *event, const char *name);
 const evgen_version *evgen_event_version(const evgen_event *event, unsigned version);
+/* The index of the field named `name` among a version's slots (its place in the payload), or -1. */
+int evgen_version_find_slot(const evgen_version *version, const char *name);
 
 /* Wire size of a type in bytes (8 for evgen_ptr), 0 if variable-length (strings). */
 unsigned evgen_type_size(const evgen_model *model, const evgen_type *type);
