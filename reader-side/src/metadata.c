@@ -387,18 +387,15 @@ int evgen_rd_metadata(evgen_reader *rd, const uint8_t *p, const uint8_t *end, ch
     if (c.failed)
         return c.failed == 2 ? -2 : -1;
 
-    /* Everything checks out: register the manifest, its events, versions and types. */
-    size_t types_end = (size_t)(first_type + n_types);
+    /* Everything checks out: register the manifest and its events, and the trace's types. A
+     * manifest given to bind .nettrace events to has no type numbers in that file. */
+    size_t types_end = rd->binding ? 0 : (size_t)(first_type + n_types);
     if (evgen_rd_grow((void **)&rd->manifests, &rd->cap_manifests, rd->n_manifests + 1, sizeof *rd->manifests) ||
-        evgen_rd_grow((void **)&rd->events, &rd->cap_events, rd->n_events + n_events, sizeof *rd->events) ||
-        evgen_rd_grow((void **)&rd->types, &rd->cap_types, types_end, sizeof *rd->types) ||
-        evgen_rd_grow((void **)&rd->versions, &rd->cap_versions, rd->n_versions + n_types, sizeof *rd->versions)) {
+        evgen_rd_grow((void **)&rd->types, &rd->cap_types, types_end, sizeof *rd->types)) {
         snprintf(why, why_size, "out of memory");
         return -2;
     }
     rd->manifests[rd->n_manifests++] = m;
-    if (rd->binding) /* a manifest to bind .nettrace events to: its type numbers are not the file's */
-        rd->n_types = 0;
     if (types_end > rd->n_types) {
         memset(rd->types + rd->n_types, 0, (types_end - rd->n_types) * sizeof *rd->types);
         rd->n_types = types_end;
@@ -406,17 +403,15 @@ int evgen_rd_metadata(evgen_reader *rd, const uint8_t *p, const uint8_t *end, ch
     size_t t = (size_t)first_type;
     for (uint32_t i = 0; i < n_events; i++) {
         rd_event *e = events[i];
-        e->pub.index = (uint32_t)rd->n_events;
-        rd->events[rd->n_events++] = e;
-        for (uint32_t k = 0; k < e->pub.n_versions; k++, t++) {
-            rd_version *v = &e->versions[k];
-            v->serial = (uint32_t)rd->n_versions;
-            rd->versions[rd->n_versions++] = v;
+        if (evgen_rd_add_event(rd, e) != 0) {
+            snprintf(why, why_size, "out of memory");
+            return -2;
+        }
+        for (uint32_t k = 0; types_end && k < e->pub.n_versions; k++, t++) {
+            const rd_version *v = &e->versions[k];
             rd->types[t].version = v;
             rd->types[t].variable = v->pub->fixed_size < 0;
             rd->types[t].fixed_size = v->pub->fixed_size < 0 ? 0 : (uint32_t)v->pub->fixed_size;
-            if (v->pub->n_variable > rd->max_variable)
-                rd->max_variable = v->pub->n_variable;
         }
     }
     return 0;

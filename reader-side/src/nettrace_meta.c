@@ -414,7 +414,6 @@ int evgen_rd_nt_load_manifests(evgen_reader *rd, const evgen_reader_options *opt
         }
     }
     rd->binding = 0;
-    rd->n_types = 0; /* a .nettrace file has no evgen type numbers */
     return 0;
 }
 

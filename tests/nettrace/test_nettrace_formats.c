@@ -504,6 +504,36 @@ static void test_activity_ids(void **state)
     }
 }
 
+/* Several manifests: each decoded, the events bound to the first that knows them. */
+static void test_several_manifests(void **state)
+{
+    (void)state;
+    size_t size;
+    uint8_t *data = make(&formats[0], &size);
+    const evgen_reader_manifest *manifests[] = {&gcevents_reader_manifest, &gcevents_reader_manifest};
+    evgen_reader_options options = {manifests, 2};
+    char *error = NULL;
+    evgen_reader *rd = evgen_reader_open_memory_with(data, size, &options, &error);
+    if (!rd)
+        fail_msg("two manifests: %s", error);
+    const evgen_trace_event_info *first = evgen_reader_find_event(rd, RUNTIME, "GCStart");
+    assert_non_null(first);
+    size_t n_starts = 0;
+    for (size_t i = 0; i < evgen_reader_event_count(rd); i++)
+        n_starts += strcmp(evgen_reader_event_info(rd, i)->name, "GCStart") == 0;
+    assert_int_equal(n_starts, 2); /* one per manifest */
+    evgen_event ev;
+    int bound = 0;
+    while (evgen_reader_next(rd, &ev))
+        if (GCStart_is(&ev)) {
+            assert_ptr_equal(ev.info, first);
+            bound++;
+        }
+    assert_int_equal(bound, 4);
+    evgen_reader_close(rd);
+    free(data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -514,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_pointer_size_4),
         cmocka_unit_test(test_undefined_metadata),
         cmocka_unit_test(test_activity_ids),
+        cmocka_unit_test(test_several_manifests),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
