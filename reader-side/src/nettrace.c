@@ -149,7 +149,6 @@ static uint64_t find_label_activity(const rd_nettrace *nt, uint32_t id)
 static int read_blob(const scan *s, rd_ncur *c, int compressed, prev_header *h, const uint8_t **payload, int *sorted)
 {
     const rd_nettrace *nt = s->nt;
-    const uint8_t *start = c->p;
     if (compressed) {
         uint8_t flags = (uint8_t)rd_nt_take(c, 1);
         if (flags & HDR_METADATA_ID)
@@ -220,7 +219,6 @@ static int read_blob(const scan *s, rd_ncur *c, int compressed, prev_header *h, 
         if (off_of(s, blob_end) < aligned)
             next = s->rd->data + (aligned <= off_of(s, c->end) ? aligned : off_of(s, c->end));
     }
-    (void)start;
     c->p = next;
     return 0;
 }

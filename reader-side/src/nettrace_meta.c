@@ -170,8 +170,9 @@ static const char *take_utf8(rd_ncur *c, evgen_reader *rd)
 }
 
 /* A V1 field list (int32 count, then type code, nested list for objects, name). Nested objects'
- * fields are flattened as Outer.Inner. */
-static void v1_fields(rd_ncur *c, fields *f, const char *prefix, int depth)
+ * fields are flattened as Outer.Inner: named once the object's own name, which follows them, is
+ * read. */
+static void v1_fields(rd_ncur *c, fields *f, int depth)
 {
     uint32_t n = (uint32_t)rd_nt_take(c, 4);
     for (uint32_t i = 0; i < n && !c->bad; i++) {
@@ -181,9 +182,8 @@ static void v1_fields(rd_ncur *c, fields *f, const char *prefix, int depth)
                 c->bad = 1;
                 return;
             }
-            /* The object's own name comes after its fields: read them unnamed, then name them. */
             uint32_t first = f->n;
-            v1_fields(c, f, "", depth + 1);
+            v1_fields(c, f, depth + 1);
             const char *name = take_utf16(c, f->rd);
             for (uint32_t k = first; k < f->n && !f->oom; k++) {
                 const char *inner = f->items[k].name;
@@ -194,10 +194,9 @@ static void v1_fields(rd_ncur *c, fields *f, const char *prefix, int depth)
                 else
                     f->items[k].name = full;
             }
-            (void)prefix;
         } else {
             const char *name = take_utf16(c, f->rd);
-            add_typed(f, prefix, name, code, 0);
+            add_typed(f, "", name, code, 0);
         }
     }
 }
@@ -257,7 +256,7 @@ int evgen_rd_nt_meta_v5(evgen_reader *rd, const uint8_t *p, const uint8_t *end, 
     }
     fields f = {rd, NULL, 0, 0, 0, 0};
     if (c.p < c.end) /* runtime events may stop here: no field list at all */
-        v1_fields(&c, &f, "", 0);
+        v1_fields(&c, &f, 0);
     /* V5 tags: an opcode, or a V2Params field list that replaces the (then empty) V1 list. */
     while (!c.bad && c.p < c.end) {
         uint32_t bytes = (uint32_t)rd_nt_take(&c, 4);
