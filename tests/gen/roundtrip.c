@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "evgen/compat_test.h"
 #include "evgen/runtime.h"
 #include "golden_values.h"
 #include "test_support.h"
@@ -22,94 +23,7 @@
 
 #include "evgen/manifest.h" /* evgen_guid */
 
-typedef uint16_t evgen_char16_units; /* evgen_char16 in C: UTF-16 code units */
-
-/* ---- values derived from (event, version, field) ---------------------------------------- */
-
-uint64_t evgen_test_value(const char *event, unsigned version, const char *field);
-uint32_t evgen_test_count(const char *event, unsigned version, const char *field);
-const char *evgen_test_utf8(const char *event, unsigned version, const char *field);
-const evgen_char16_units *evgen_test_utf16(const char *event, unsigned version, const char *field);
-const void *evgen_test_array(const char *event, unsigned version, const char *field, uint32_t count,
-                             size_t element_size);
-void evgen_test_guid(evgen_guid *guid, const char *event, unsigned version, const char *field);
-
-uint64_t evgen_test_value(const char *event, unsigned version, const char *field)
-{
-    return evgen_golden_value(event, version, field);
-}
-
-uint32_t evgen_test_count(const char *event, unsigned version, const char *field)
-{
-    return evgen_golden_count(event, version, field);
-}
-
-static size_t string_length(uint64_t v)
-{
-    return evgen_golden_string_length(v);
-}
-
-static uint16_t string_unit(uint64_t v, size_t i)
-{
-    return evgen_golden_utf16_unit(v, i);
-}
-
-#define RING 64 /* more than the variable-length arguments of one call */
-static void *ring[RING];
-static size_t ring_next;
-
-static void *ring_buffer(size_t size)
-{
-    size_t i = ring_next++ % RING;
-    free(ring[i]);
-    ring[i] = calloc(1, size ? size : 1);
-    return ring[i];
-}
-
-const char *evgen_test_utf8(const char *event, unsigned version, const char *field)
-{
-    uint64_t v = evgen_test_value(event, version, field);
-    size_t n = string_length(v);
-    char *s = ring_buffer(n + 1);
-    for (size_t i = 0; i < n; i++)
-        s[i] = evgen_golden_utf8_char(v, i);
-    return s;
-}
-
-const evgen_char16_units *evgen_test_utf16(const char *event, unsigned version, const char *field)
-{
-    uint64_t v = evgen_test_value(event, version, field);
-    size_t n = string_length(v);
-    evgen_char16_units *s = ring_buffer(2 * (n + 1));
-    for (size_t i = 0; i < n; i++)
-        s[i] = string_unit(v, i);
-    return s;
-}
-
-static uint8_t array_byte(uint64_t v, size_t i)
-{
-    return evgen_golden_byte(v, i);
-}
-
-const void *evgen_test_array(const char *event, unsigned version, const char *field, uint32_t count,
-                             size_t element_size)
-{
-    uint64_t v = evgen_test_value(event, version, field);
-    size_t n = (size_t)count * element_size;
-    uint8_t *a = ring_buffer(n);
-    for (size_t i = 0; i < n; i++)
-        a[i] = array_byte(v, i);
-    return a;
-}
-
-void evgen_test_guid(evgen_guid *guid, const char *event, unsigned version, const char *field)
-{
-    uint64_t v = evgen_test_value(event, version, field);
-    uint8_t bytes[16];
-    for (size_t i = 0; i < 16; i++)
-        bytes[i] = array_byte(v, i + 3);
-    memcpy(guid, bytes, 16);
-}
+/* The values the fire-all harnesses fire: evgen_test_* of libevgen-compat (compat/src/fire_values.c). */
 
 /* ---- expected payloads, from the JSON layout --------------------------------------------- */
 
@@ -197,14 +111,14 @@ static bytes expected_payload(const char *event, unsigned version, json_object *
                     count_index = k;
             size_t n = (size_t)counts[count_index] * (size_t)json_object_get_int(get(f, "element_size"));
             for (size_t k = 0; k < n; k++) {
-                uint8_t byte = array_byte(v, k);
+                uint8_t byte = evgen_golden_byte(v, k);
                 put(&b, &byte, 1);
             }
             fixed = false;
         } else if (strcmp(type, "utf8z") == 0 || strcmp(type, "utf16z") == 0) {
-            size_t n = string_length(v), unit = type[3] == '8' ? 1 : 2;
+            size_t n = evgen_golden_string_length(v), unit = type[3] == '8' ? 1 : 2;
             for (size_t k = 0; k < n; k++)
-                put_le(&b, unit == 1 ? (uint64_t)(unsigned char)evgen_golden_utf8_char(v, k) : string_unit(v, k), unit);
+                put_le(&b, unit == 1 ? (uint64_t)(unsigned char)evgen_golden_utf8_char(v, k) : evgen_golden_utf16_unit(v, k), unit);
             put_le(&b, 0, unit);
             fixed = false;
         } else if (strcmp(type, "float32") == 0) {
@@ -217,7 +131,7 @@ static bytes expected_payload(const char *event, unsigned version, json_object *
             put_le(&b, v & 1, scalar_size(type));
         } else if (strcmp(type, "guid") == 0) {
             for (size_t k = 0; k < 16; k++) {
-                uint8_t byte = array_byte(v, k + 3);
+                uint8_t byte = evgen_golden_byte(v, k + 3);
                 put(&b, &byte, 1);
             }
         } else {
@@ -306,8 +220,5 @@ size_t roundtrip_check(const char *manifest_rel, size_t (*fire_all)(void))
 
 void roundtrip_free(void)
 {
-    for (size_t i = 0; i < RING; i++) {
-        free(ring[i]);
-        ring[i] = NULL;
-    }
+    evgen_compat_fire_values_free();
 }

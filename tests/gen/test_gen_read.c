@@ -17,8 +17,9 @@
 #include "evgen/runtime.h"
 #include "gcevents_reader.h"
 #include "gcevents_runtime.h"
-#include "compat_check.h"
-#include "read_value.h"
+#include "evgen/compat_test.h"
+
+int gcevents_read_all(const evgen_event *ev, evgen_read_value *values, int capacity);
 #include "roundtrip.h"
 #include "test_support.h"
 
@@ -70,7 +71,9 @@ static void test_accessors_return_the_fired_values(void **state)
     evgen_event ev;
     size_t events = 0;
     while (evgen_reader_next(t.reader, &ev)) {
-        assert_true(compat_check_event(&ev, gcevents_read_all) >= 0);
+        char why[512] = "";
+        if (evgen_compat_check_event(&ev, gcevents_read_all, why, sizeof why) < 0)
+            fail_msg("%s v%u: %s", ev.info->name, ev.version, why[0] ? why : "unknown to the generated reader");
         events++;
     }
     assert_int_equal(events, 61);

@@ -2,7 +2,9 @@
  * manifest/gcevents.h made at build time without GCHeapStats version 2 and without GCTriggered:
  * the reader of an older manifest, for the versions-both-ways tests. */
 #include "gcv1_reader.h"
-#include "read_value.h"
+#include "evgen/compat_test.h"
+
+int gcv1_read_all(const evgen_event *ev, evgen_read_value *values, int capacity);
 
 int gcv1_read_heapstats(const evgen_event *ev, uint64_t *gen0, uint64_t *gen3, uint16_t *clr_instance);
 int gcv1_knows_event(const evgen_event *ev);
