@@ -1,25 +1,50 @@
 #!/usr/bin/env bash
-# deps.sh — installs what evgen needs to build and test, when it is missing (Debian/Ubuntu).
-# Sourced or run by scripts/main.sh and scripts/test.sh; does nothing when all is present.
+# deps.sh [main|test] — installs what evgen needs, when it is missing (Debian 12 / Ubuntu), quietly:
+# one line saying what is installed, the whole apt-get log in build/deps-install.log.
+#   main  what scripts/main.sh needs: build evgen, the examples, run them
+#   test  (the default) what scripts/test.sh needs besides: make for the Makefiles builds, g++ and
+#         clang with its sanitizer runtime, cmocka, json-c, pkg-config, git
+# Packages are installed with --no-install-recommends, so every package a step needs is named here,
+# Recommends included (make is only a Recommends of cmake, libc6-dev of gcc): scripts/fresh-debian.sh
+# proves the list on a minimal Debian root. Does nothing when all are present.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
-EVGEN_PACKAGES=(cmake ninja-build gcc g++ clang libclang-dev libclang-rt-dev libcmocka-dev libjson-c-dev pkg-config)
+main_packages=(cmake ninja-build gcc libc6-dev libclang-dev)
+test_packages=(make g++ clang libclang-rt-dev libcmocka-dev libjson-c-dev pkg-config git)
+
+case "${1:-test}" in
+main) wanted=("${main_packages[@]}") ;;
+test) wanted=("${main_packages[@]}" "${test_packages[@]}") ;;
+*)
+    echo "usage: scripts/deps.sh [main|test]" >&2
+    exit 2
+    ;;
+esac
 
 missing=()
-for pkg in "${EVGEN_PACKAGES[@]}"; do
+for pkg in "${wanted[@]}"; do
     if ! dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed"; then
         missing+=("$pkg")
     fi
 done
+((${#missing[@]})) || exit 0
 
-if ((${#missing[@]})); then
-    echo "evgen: installing missing packages: ${missing[*]}"
-    sudo_cmd=()
-    if [[ $(id -u) -ne 0 ]]; then
-        command -v sudo >/dev/null || { echo "evgen: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
-        sudo_cmd=(sudo)
-    fi
-    export DEBIAN_FRONTEND=noninteractive
-    "${sudo_cmd[@]}" apt-get update -qq
-    "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+sudo_cmd=()
+if [[ $(id -u) -ne 0 ]]; then
+    command -v sudo >/dev/null || { echo "evgen: need root (or sudo) to install: ${missing[*]}" >&2; exit 1; }
+    sudo_cmd=(sudo)
 fi
+mkdir -p build
+log=build/deps-install.log
+printf 'evgen: installing %s with apt-get (log: %s) ... ' "${missing[*]}" "$log"
+start=$SECONDS
+export DEBIAN_FRONTEND=noninteractive
+if ! { "${sudo_cmd[@]}" apt-get update -q &&
+       "${sudo_cmd[@]}" apt-get install -y -q --no-install-recommends "${missing[@]}"; } >"$log" 2>&1; then
+    echo "failed"
+    tail -n 20 "$log" >&2
+    echo "evgen: apt-get failed; the whole log is $log" >&2
+    exit 1
+fi
+echo "done in $((SECONDS - start)) s"

@@ -3,11 +3,21 @@
 # evgen gen), describe and check manifest/gcevents.h, emit a trace from the example, dump it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh
+scripts/deps.sh main
 
+# Only what this script shows: evgen and the example programs (scripts/test.sh builds the rest).
 build=build/main
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
-cmake --build "$build"
+mkdir -p "$build"
+printf 'evgen: building evgen and the examples (log: %s/build.log) ... ' "$build"
+start=$SECONDS
+if ! { cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVGEN_BUILD_TESTS=OFF \
+             -DEVGEN_BUILD_BENCH=OFF &&
+       cmake --build "$build" --target evgen gcheapstats_simulate gcheapstats_report gclog; } >"$build/build.log" 2>&1; then
+    echo "failed"
+    tail -n 30 "$build/build.log" >&2
+    exit 1
+fi
+echo "done in $((SECONDS - start)) s"
 
 evgen="$build/gen/evgen"
 echo

@@ -1,22 +1,27 @@
 #!/usr/bin/env bash
-# test.sh — every test: install what is missing, build with gcc and -Werror, run ctest; then
-# build with clang under AddressSanitizer and UndefinedBehaviorSanitizer and run ctest again.
+# test.sh — every test: install what is missing; build with gcc, -Werror and Ninja, run ctest; then
+# build with clang under AddressSanitizer and UndefinedBehaviorSanitizer with Unix Makefiles (so
+# both generators build evgen's own tree, each manifest generated once) and run ctest again.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh
+scripts/deps.sh test
 
 jobs=$(nproc 2>/dev/null || echo 2)
 run_suite() {
-    local name=$1
-    shift
+    local name=$1 generator=$2
+    shift 2
     local dir="build/test-$name"
-    echo "== $name build =="
-    cmake -S . -B "$dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVGEN_WERROR=ON "$@" >/dev/null
+    echo "== $name build ($generator) =="
+    # A build directory of another generator cannot be reused: start it again.
+    if [[ -f $dir/CMakeCache.txt ]] && ! grep -qx "CMAKE_GENERATOR:INTERNAL=$generator" "$dir/CMakeCache.txt"; then
+        rm -rf "$dir"
+    fi
+    cmake -S . -B "$dir" -G "$generator" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVGEN_WERROR=ON "$@" >/dev/null
     cmake --build "$dir" -j "$jobs"
     echo "== $name tests =="
     ctest --test-dir "$dir" --output-on-failure -j "$jobs"
 }
 
-run_suite plain
+run_suite plain Ninja
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
-    CC=clang CXX=clang++ run_suite sanitize -DEVGEN_SANITIZE=ON
+    CC=clang CXX=clang++ run_suite sanitize "Unix Makefiles" -DEVGEN_SANITIZE=ON
