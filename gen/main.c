@@ -205,13 +205,13 @@ static int run_check_or_lock(const evgen_cli *c, const evgen_model *model, evgen
         char *fresh = unlocked_versions(model, lrc == 0 ? &lock : NULL, &n_new);
         if (is_lock)
             status = write_lock(c, model, lock_path, fresh, n_new, diags);
-        else if (lrc == 0)
-            printf("evgen check: %s matches %s (%zu events, %zu versions)%s%s\n", c->manifest, lock_path,
-                   model->n_events, count_versions(model), n_new ? "; not yet locked: " : "", fresh);
-        free(fresh);
         /* after the current lock's check only: its errors would be reported twice */
         if (status == EXIT_OK && c->against)
             status = check_against(c, model, lock_path, diags);
+        if (status == EXIT_OK && !is_lock && lrc == 0)
+            printf("evgen check: %s matches %s (%zu events, %zu versions)%s%s\n", c->manifest, lock_path,
+                   model->n_events, count_versions(model), n_new ? "; not yet locked: " : "", fresh);
+        free(fresh);
     }
     evgen_lock_free(&lock);
     free(lock_path);
