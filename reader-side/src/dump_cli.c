@@ -1,11 +1,15 @@
-/* dump_cli.c — the command line of `evgen dump`: options parsed into evgen_dump_options. */
+/* dump_cli.c — the command line of `evgen dump`: getopt_long options parsed into evgen_dump_options,
+ * and the usage-error conventions of evgen's commands (evgen/dump_cli.h). */
+#define _GNU_SOURCE /* getopt_long */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "evgen/dump.h"
+#include "evgen/dump_cli.h"
 #include "evgen/reader.h"
 
 const char evgen_dump_usage[] =
@@ -20,17 +24,51 @@ const char evgen_dump_usage[] =
     "  --to NS            only events at or before NS\n"
     "  --order time|file  merged across threads by timestamp (default), or as the file holds them\n"
     "  --stats            a summary instead: events and bytes per event, threads, totals, problems\n"
+    "  -h, --help         this text\n"
     "\n"
     "exit status: 0 when the whole trace was read, 1 if it has problems (reported on stderr after\n"
     "everything readable was printed) or cannot be read, 2 for a usage error\n";
 
-static int usage_error(const char *fmt, const char *arg)
+const struct option evgen_dump_long_options[] = {
+    {"json", no_argument, NULL, EVGEN_DUMP_OPT_JSON},
+    {"stats", no_argument, NULL, EVGEN_DUMP_OPT_STATS},
+    {"event", required_argument, NULL, EVGEN_DUMP_OPT_EVENT},
+    {"from", required_argument, NULL, EVGEN_DUMP_OPT_FROM},
+    {"to", required_argument, NULL, EVGEN_DUMP_OPT_TO},
+    {"order", required_argument, NULL, EVGEN_DUMP_OPT_ORDER},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+const size_t evgen_dump_n_long_options = sizeof evgen_dump_long_options / sizeof evgen_dump_long_options[0] - 1;
+
+int evgen_cli_usage_error(const char *command, const char *format, ...)
 {
-    fputs("evgen dump: error: ", stderr);
-    fprintf(stderr, fmt, arg);
-    fputs("\n\n", stderr);
-    fputs(evgen_dump_usage, stderr);
+    fprintf(stderr, "evgen%s%s: ", command ? " " : "", command ? command : "");
+    va_list ap;
+    va_start(ap, format);
+    vfprintf(stderr, format, ap);
+    va_end(ap);
+    fprintf(stderr, "\nTry 'evgen%s%s --help'.\n", command ? " " : "", command ? command : "");
     return 2;
+}
+
+int evgen_cli_option_error(const char *command, int opt, char *const argv[])
+{
+    const char *arg = optind > 0 ? argv[optind - 1] : "";
+    /* a long option: "--name", or a single-dash spelling a caller rewrote into one (optopt is then
+     * a long option's value, beyond characters) */
+    if (strncmp(arg, "--", 2) == 0 || (optopt > 0xff && arg[0] == '-')) {
+        /* getopt_long gives no name for a long option: the argument as written, up to '=' */
+        int n = (int)strcspn(arg, "=");
+        if (opt == ':')
+            return evgen_cli_usage_error(command, "option '%.*s' needs a value", n, arg);
+        if (arg[n] == '=' && optopt != 0)
+            return evgen_cli_usage_error(command, "option '%.*s' takes no value", n, arg);
+        return evgen_cli_usage_error(command, "unknown option '%.*s'", n, arg);
+    }
+    if (opt == ':')
+        return evgen_cli_usage_error(command, "option '-%c' needs a value", optopt);
+    return evgen_cli_usage_error(command, "unknown option '-%c'", optopt);
 }
 
 static int parse_ns(const char *s, uint64_t *out)
@@ -46,6 +84,74 @@ static int parse_ns(const char *s, uint64_t *out)
     return 0;
 }
 
+int evgen_dump_cli_init(evgen_dump_cli *cli, int argc)
+{
+    memset(cli, 0, sizeof *cli);
+    evgen_dump_options_init(&cli->options);
+    cli->events = calloc((size_t)argc + 1, sizeof *cli->events);
+    return cli->events ? 0 : -1;
+}
+
+void evgen_dump_cli_free(evgen_dump_cli *cli)
+{
+    free(cli->events);
+    cli->events = NULL;
+}
+
+int evgen_dump_cli_take(evgen_dump_cli *cli, int opt, const char *arg)
+{
+    evgen_dump_options *o = &cli->options;
+    switch (opt) {
+    case 1:
+        if (cli->trace)
+            return evgen_cli_usage_error("dump", "unexpected argument '%s': dump reads one trace", arg);
+        cli->trace = arg;
+        return 1;
+    case 'h':
+        cli->help = 1;
+        return 1;
+    case EVGEN_DUMP_OPT_JSON:
+        o->json = 1;
+        return 1;
+    case EVGEN_DUMP_OPT_STATS:
+        o->stats = 1;
+        return 1;
+    case EVGEN_DUMP_OPT_EVENT:
+        cli->events[o->n_events++] = arg;
+        return 1;
+    case EVGEN_DUMP_OPT_FROM:
+    case EVGEN_DUMP_OPT_TO:
+        if (parse_ns(arg, opt == EVGEN_DUMP_OPT_FROM ? &o->from_ns : &o->to_ns) != 0)
+            return evgen_cli_usage_error("dump", "%s needs nanoseconds (a non-negative integer), not '%s'",
+                                         opt == EVGEN_DUMP_OPT_FROM ? "--from" : "--to", arg);
+        return 1;
+    case EVGEN_DUMP_OPT_ORDER:
+        if (strcmp(arg, "time") == 0)
+            o->order = EVGEN_ORDER_TIME;
+        else if (strcmp(arg, "file") == 0)
+            o->order = EVGEN_ORDER_FILE;
+        else
+            return evgen_cli_usage_error("dump", "--order is 'time' or 'file', not '%s'", arg);
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+int evgen_dump_cli_run(evgen_dump_cli *cli, const evgen_reader_options *reader)
+{
+    if (cli->help) {
+        fputs(evgen_dump_usage, stdout);
+        return 0;
+    }
+    if (!cli->trace)
+        return evgen_cli_usage_error("dump", "dump needs a trace file");
+    cli->options.events = cli->events;
+    cli->options.reader = reader;
+    fflush(stdout);
+    return evgen_dump(cli->trace, &cli->options, STDOUT_FILENO, stderr);
+}
+
 int evgen_dump_main(int argc, char **argv)
 {
     return evgen_dump_main_with(argc, argv, NULL);
@@ -53,75 +159,27 @@ int evgen_dump_main(int argc, char **argv)
 
 int evgen_dump_main_with(int argc, char **argv, const evgen_reader_options *reader)
 {
-    evgen_dump_options opt;
-    evgen_dump_options_init(&opt);
-    opt.reader = reader;
-    const char *trace = NULL;
-    const char **events = calloc((size_t)argc + 1, sizeof *events);
-    if (!events) {
+    evgen_dump_cli cli;
+    if (evgen_dump_cli_init(&cli, argc) != 0) {
         fputs("evgen dump: out of memory\n", stderr);
         return 1;
     }
-    int status = 0;
-    for (int i = 1; i < argc && !status; i++) {
-        const char *a = argv[i];
-        const char *value = NULL;
-        /* --opt VALUE and --opt=VALUE */
-        static const char *const with_value[] = {"--event", "--from", "--to", "--order"};
-        for (size_t k = 0; k < sizeof with_value / sizeof with_value[0]; k++) {
-            size_t n = strlen(with_value[k]);
-            if (strncmp(a, with_value[k], n) == 0 && (a[n] == '\0' || a[n] == '=')) {
-                if (a[n] == '=') {
-                    value = a + n + 1;
-                } else if (i + 1 < argc) {
-                    value = argv[++i];
-                } else {
-                    status = usage_error("%s needs a value", with_value[k]);
-                    break;
-                }
-                a = with_value[k];
-            }
-        }
-        if (status)
-            break;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(evgen_dump_usage, stdout);
-            free(events);
-            return 0;
-        } else if (strcmp(a, "--json") == 0) {
-            opt.json = 1;
-        } else if (strcmp(a, "--stats") == 0) {
-            opt.stats = 1;
-        } else if (strcmp(a, "--event") == 0) {
-            events[opt.n_events++] = value;
-        } else if (strcmp(a, "--from") == 0) {
-            if (parse_ns(value, &opt.from_ns) != 0)
-                status = usage_error("--from needs nanoseconds (a non-negative integer), not '%s'", value);
-        } else if (strcmp(a, "--to") == 0) {
-            if (parse_ns(value, &opt.to_ns) != 0)
-                status = usage_error("--to needs nanoseconds (a non-negative integer), not '%s'", value);
-        } else if (strcmp(a, "--order") == 0) {
-            if (strcmp(value, "time") == 0)
-                opt.order = EVGEN_ORDER_TIME;
-            else if (strcmp(value, "file") == 0)
-                opt.order = EVGEN_ORDER_FILE;
-            else
-                status = usage_error("--order is 'time' or 'file', not '%s'", value);
-        } else if (a[0] == '-' && a[1] != '\0') {
-            status = usage_error("unknown option '%s'", a);
-        } else if (!trace) {
-            trace = a;
-        } else {
-            status = usage_error("unexpected argument '%s': dump reads one trace", a);
-        }
+    int status = 0, opt;
+    optind = 0; /* a fresh scan, whatever parsed before */
+    opterr = 0;
+    /* "-": operands come back in order as option 1; ":": a missing value is reported as ':' */
+    while (!status && (opt = getopt_long(argc, argv, "-:h", evgen_dump_long_options, NULL)) != -1) {
+        int taken = opt == '?' || opt == ':' ? 0 : evgen_dump_cli_take(&cli, opt, optarg);
+        if (taken == 0)
+            status = evgen_cli_option_error("dump", opt, argv);
+        else if (taken == 2)
+            status = 2;
     }
-    if (!status && !trace)
-        status = usage_error("%s", "dump needs a trace file");
-    if (!status) {
-        opt.events = events;
-        fflush(stdout);
-        status = evgen_dump(trace, &opt, STDOUT_FILENO, stderr);
-    }
-    free(events);
+    for (int i = optind; !status && i < argc; i++) /* the operands after "--" */
+        if (evgen_dump_cli_take(&cli, 1, argv[i]) == 2)
+            status = 2;
+    if (!status)
+        status = evgen_dump_cli_run(&cli, reader);
+    evgen_dump_cli_free(&cli);
     return status;
 }

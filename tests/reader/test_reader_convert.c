@@ -854,7 +854,7 @@ static void test_command(void **state)
     char *out_text = NULL, *err_text = NULL;
     const char *usage[] = {EVGEN_EXE, "convert", NULL};
     assert_int_equal(rh_run(usage, &out_text, NULL, &err_text), 2);
-    assert_non_null(strstr(err_text, "usage: evgen convert IN OUT.evtrace"));
+    assert_non_null(strstr(err_text, "missing the input trace: evgen convert IN OUT.evtrace"));
     free(out_text);
     free(err_text);
     const char *help[] = {EVGEN_EXE, "convert", "--help", NULL};

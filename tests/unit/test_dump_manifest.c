@@ -101,9 +101,7 @@ static void test_usage_and_help_name_manifest(void **state)
     run_result r = run(no_value, NULL);
     assert_int_equal(r.status, 2);
     assert_string_equal(r.out, "");
-    assert_non_null(strstr(r.err, "evgen dump: error: --manifest needs a value"));
-    assert_non_null(strstr(r.err, "usage: evgen dump TRACE"));
-    assert_non_null(strstr(r.err, "--manifest FILE"));
+    assert_string_equal(r.err, "evgen dump: option '--manifest' needs a value\nTry 'evgen dump --help'.\n");
     free_result(&r);
 
     const char *empty[] = {EVGEN_EXE, "dump", GOLDEN, "--manifest=", NULL};
@@ -111,11 +109,11 @@ static void test_usage_and_help_name_manifest(void **state)
     assert_int_equal(r.status, 2);
     free_result(&r);
 
-    /* A usage error of dump's own options gets the manifest lines too. */
+    /* A usage error names the option and points at the help, which has the manifest lines. */
     const char *unknown[] = {EVGEN_EXE, "dump", GOLDEN, "--no-such-option", NULL};
     r = run(unknown, NULL);
     assert_int_equal(r.status, 2);
-    assert_non_null(strstr(r.err, "--manifest FILE"));
+    assert_string_equal(r.err, "evgen dump: unknown option '--no-such-option'\nTry 'evgen dump --help'.\n");
     free_result(&r);
 
     /* Help parses no manifest, even a bad one. */
