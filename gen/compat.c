@@ -154,11 +154,13 @@ static void report_removed(compat_state *st, const evgen_event *e, const evgen_v
 static void report_retyped(compat_state *st, const evgen_event *e, const evgen_version *ver,
                            const evgen_field *mf, const evgen_lock_field *lf, const char *sig, unsigned next)
 {
-    if (already_reported(st, &mf->type_loc))
+    /* Another count field is an edit of the count argument; any other change, of the type's. */
+    const char *change = type_change(sig, lf->signature);
+    const evgen_loc *where = strcmp(change, "counted by another field") == 0 ? &mf->count_loc : &mf->type_loc;
+    if (already_reported(st, where))
         return;
-    evgen_error(st->diags, &mf->type_loc, EVGEN_D_COMPAT_FIELD,
-                "field '%s' of locked version %u of '%s' is %s: %s, locked as %s", mf->name, ver->version, e->name,
-                type_change(sig, lf->signature), sig, lf->signature);
+    evgen_error(st->diags, where, EVGEN_D_COMPAT_FIELD, "field '%s' of locked version %u of '%s' is %s: %s, locked as %s",
+                mf->name, ver->version, e->name, change, sig, lf->signature);
     if (ver->legacy)
         evgen_note(st->diags, &lf->loc, "make the EVENT_LEGACY_FIELD lines of version %u match the lock",
                    ver->version);
