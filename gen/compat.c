@@ -7,6 +7,12 @@
 
 #include "util.h"
 
+/* A field of the current event whose since differs from the lock's. */
+struct moved_field {
+    const char *name;
+    unsigned from; /* the first locked version that holds it */
+};
+
 typedef struct compat_state {
     const evgen_model *model;
     const evgen_lock *lock;
@@ -15,6 +21,8 @@ typedef struct compat_state {
      * too, and is reported once. */
     evgen_loc *reported;
     size_t n_reported;
+    struct moved_field *moved; /* of the current event */
+    size_t n_moved;
 } compat_state;
 
 static bool already_reported(compat_state *st, const evgen_loc *loc)
@@ -37,20 +45,73 @@ static unsigned latest_locked(const evgen_lock_event *le)
     return v;
 }
 
-static int lock_index(const evgen_lock_version *lv, const char *name)
+/* One locked version's fields or one manifest version's slots, as compared: the fields whose
+ * `since` moved are left out of both, since their move is reported once, at its line, and would
+ * otherwise be reported again as a removal or an insertion in every version it crosses. */
+typedef struct field_list {
+    const evgen_lock_field **locked;
+    size_t n_locked;
+    const evgen_field **fields;
+    size_t n_fields;
+} field_list;
+
+static bool is_moved(const compat_state *st, const char *name)
 {
+    for (size_t i = 0; i < st->n_moved; i++)
+        if (strcmp(st->moved[i].name, name) == 0)
+            return true;
+    return false;
+}
+
+static field_list compared_fields(const compat_state *st, const evgen_version *ver, const evgen_lock_version *lv)
+{
+    field_list fl = {NULL, 0, NULL, 0};
     for (size_t i = 0; i < lv->n_fields; i++)
-        if (strcmp(lv->fields[i].name, name) == 0)
+        if (!is_moved(st, lv->fields[i].name))
+            *EVGEN_PUSH(fl.locked, fl.n_locked) = &lv->fields[i];
+    for (size_t i = 0; i < ver->n_slots; i++)
+        if (!is_moved(st, ver->slots[i].field->name))
+            *EVGEN_PUSH(fl.fields, fl.n_fields) = ver->slots[i].field;
+    return fl;
+}
+
+static void free_field_list(field_list *fl)
+{
+    free(fl->locked);
+    free(fl->fields);
+}
+
+static int locked_index(const field_list *fl, const char *name)
+{
+    for (size_t i = 0; i < fl->n_locked; i++)
+        if (strcmp(fl->locked[i]->name, name) == 0)
             return (int)i;
     return -1;
 }
 
-static int version_index(const evgen_version *ver, const char *name)
+static int field_index(const field_list *fl, const char *name)
 {
-    for (size_t i = 0; i < ver->n_slots; i++)
-        if (strcmp(ver->slots[i].field->name, name) == 0)
+    for (size_t i = 0; i < fl->n_fields; i++)
+        if (strcmp(fl->fields[i]->name, name) == 0)
             return (int)i;
     return -1;
+}
+
+/* The EVENT_FIELD line behind a slot. A legacy version's slots are its EVENT_LEGACY_FIELD lines,
+ * but a field is named (and renamed) on its EVENT_FIELD line: that is where the edit is. A legacy
+ * line naming no field is its own edit. */
+static const evgen_field *declared_field(const evgen_event *e, const evgen_field *f)
+{
+    int i = evgen_event_find_field(e, f->name);
+    return i >= 0 ? &e->fields[i] : f;
+}
+
+static const evgen_field *legacy_line_naming(const evgen_event *e, const char *name)
+{
+    for (size_t i = 0; i < e->n_legacy_fields; i++)
+        if (strcmp(e->legacy_fields[i].name, name) == 0)
+            return &e->legacy_fields[i];
+    return NULL;
 }
 
 /* What changed between two signatures of one field (see evgen_field_signature): an array's count
@@ -69,89 +130,191 @@ static const char *type_change(const char *now, const char *locked)
     return "retyped";
 }
 
+static void report_added(compat_state *st, const evgen_event *e, const evgen_version *ver,
+                         const evgen_lock_version *lv, const evgen_field *mf, unsigned next)
+{
+    if (already_reported(st, &mf->since_loc))
+        return;
+    evgen_error(st->diags, &mf->since_loc, EVGEN_D_COMPAT_FIELD,
+                "field '%s' is added to version %u of '%s', which is locked", mf->name, ver->version, e->name);
+    evgen_note(st->diags, &lv->loc, "version %u is frozen here; append the field with since = %u instead",
+               ver->version, next);
+}
+
+static void report_removed(compat_state *st, const evgen_event *e, const evgen_version *ver,
+                           const evgen_lock_field *lf, const evgen_loc *where, const char *place)
+{
+    if (already_reported(st, where))
+        return;
+    evgen_error(st->diags, where, EVGEN_D_COMPAT_FIELD, "field '%s' of locked version %u of '%s' was removed (%s)",
+                lf->name, ver->version, e->name, place);
+    evgen_note(st->diags, &lf->loc, "restore '%s' (%s); a shipped field is never removed", lf->name, lf->signature);
+}
+
+static void report_retyped(compat_state *st, const evgen_event *e, const evgen_version *ver,
+                           const evgen_field *mf, const evgen_lock_field *lf, const char *sig, unsigned next)
+{
+    /* Another count field is an edit of the count argument; any other change, of the type's. */
+    const char *change = type_change(sig, lf->signature);
+    const evgen_loc *where = strcmp(change, "counted by another field") == 0 ? &mf->count_loc : &mf->type_loc;
+    if (already_reported(st, where))
+        return;
+    evgen_error(st->diags, where, EVGEN_D_COMPAT_FIELD, "field '%s' of locked version %u of '%s' is %s: %s, locked as %s",
+                mf->name, ver->version, e->name, change, sig, lf->signature);
+    if (ver->legacy)
+        evgen_note(st->diags, &lf->loc, "make the EVENT_LEGACY_FIELD lines of version %u match the lock",
+                   ver->version);
+    else
+        evgen_note(st->diags, &lf->loc, "a shipped field keeps its type and size; add a new field with since = %u instead",
+                   next);
+}
+
+/* Reported at the EVENT_FIELD line that carries the new name, even when the version compared is
+ * a legacy one; a legacy line still naming the old field is pointed at by a note. */
+static void report_renamed(compat_state *st, const evgen_event *e, const evgen_version *ver,
+                           const evgen_field *mf, const evgen_lock_field *lf)
+{
+    const evgen_field *decl = declared_field(e, mf);
+    if (already_reported(st, &decl->name_loc))
+        return;
+    evgen_error(st->diags, &decl->name_loc, EVGEN_D_COMPAT_FIELD,
+                "field '%s' of locked version %u of '%s' is renamed to '%s'", lf->name, ver->version, e->name,
+                mf->name);
+    evgen_note(st->diags, &lf->loc, "readers bind fields by name: rename it back to '%s'", lf->name);
+    const evgen_field *legacy = legacy_line_naming(e, lf->name);
+    if (legacy)
+        evgen_note(st->diags, &legacy->name_loc, "the legacy layout of version %u still names it '%s'",
+                   legacy->since, lf->name);
+}
+
+/* The first difference between a locked version and the manifest's, classified by name first
+ * (a field the lock has elsewhere was inserted, removed or reordered), then by position (the
+ * same place under another name is a rename). */
+static void report_difference(compat_state *st, const evgen_event *e, const evgen_version *ver,
+                              const evgen_lock_version *lv, const field_list *fl, size_t i, unsigned next)
+{
+    const evgen_field *mf = i < fl->n_fields ? fl->fields[i] : NULL;
+    const evgen_lock_field *lf = i < fl->n_locked ? fl->locked[i] : NULL;
+    if (!lf) {
+        report_added(st, e, ver, lv, mf, next);
+        return;
+    }
+    if (!mf) {
+        const evgen_loc *where = fl->n_fields ? &fl->fields[fl->n_fields - 1]->loc : &e->name_loc;
+        report_removed(st, e, ver, lf, where, "it followed this line");
+        return;
+    }
+    char *sig = evgen_field_signature(st->model, mf);
+    int m_in_lock = locked_index(fl, mf->name);
+    int l_in_model = field_index(fl, lf->name);
+    if (strcmp(mf->name, lf->name) == 0) {
+        report_retyped(st, e, ver, mf, lf, sig, next);
+    } else if (m_in_lock < 0 && l_in_model > (int)i) {
+        if (!already_reported(st, &mf->since_loc)) {
+            evgen_error(st->diags, &mf->since_loc, EVGEN_D_COMPAT_FIELD,
+                        "field '%s' is inserted before '%s' in locked version %u of '%s'", mf->name, lf->name,
+                        ver->version, e->name);
+            evgen_note(st->diags, &lv->loc, "fields are only appended: move '%s' to the end with since = %u",
+                       mf->name, next);
+        }
+    } else if (m_in_lock < 0 && l_in_model < 0) {
+        report_renamed(st, e, ver, mf, lf);
+    } else if (m_in_lock >= 0 && l_in_model < 0) {
+        report_removed(st, e, ver, lf, &mf->loc, "it stood before this line");
+    } else if (!already_reported(st, &mf->name_loc)) {
+        evgen_error(st->diags, &mf->name_loc, EVGEN_D_COMPAT_FIELD,
+                    "field '%s' is moved in locked version %u of '%s': the lock has '%s' here", mf->name,
+                    ver->version, e->name, lf->name);
+        evgen_note(st->diags, &lf->loc, "restore the locked order");
+    }
+    free(sig);
+}
+
 static void compare_version(compat_state *st, const evgen_event *e, const evgen_version *ver,
                             const evgen_lock_event *le, const evgen_lock_version *lv)
 {
     unsigned next = latest_locked(le) + 1;
-    size_t n = ver->n_slots > lv->n_fields ? ver->n_slots : lv->n_fields;
+    field_list fl = compared_fields(st, ver, lv);
+    size_t n = fl.n_fields > fl.n_locked ? fl.n_fields : fl.n_locked;
     for (size_t i = 0; i < n; i++) {
-        const evgen_field *mf = i < ver->n_slots ? ver->slots[i].field : NULL;
-        const evgen_lock_field *lf = i < lv->n_fields ? &lv->fields[i] : NULL;
-        char *sig = mf ? evgen_field_signature(st->model, mf) : NULL;
-        bool same = mf && lf && strcmp(mf->name, lf->name) == 0 && strcmp(sig, lf->signature) == 0;
-        if (same) {
+        const evgen_field *mf = i < fl.n_fields ? fl.fields[i] : NULL;
+        const evgen_lock_field *lf = i < fl.n_locked ? fl.locked[i] : NULL;
+        if (mf && lf && strcmp(mf->name, lf->name) == 0) {
+            char *sig = evgen_field_signature(st->model, mf);
+            bool same = strcmp(sig, lf->signature) == 0;
             free(sig);
-            continue;
+            if (same)
+                continue;
         }
-        evgen_diags *d = st->diags;
-        if (!lf) {
-            if (!already_reported(st, &mf->since_loc)) {
-                evgen_error(d, &mf->since_loc, EVGEN_D_COMPAT_FIELD,
-                            "field '%s' is added to version %u of '%s', which is locked", mf->name, ver->version,
-                            e->name);
-                evgen_note(d, &lv->loc, "version %u is frozen here; append the field with since = %u instead",
-                           ver->version, next);
-            }
-        } else if (!mf) {
-            const evgen_loc *where = ver->n_slots ? &ver->slots[ver->n_slots - 1].field->loc : &e->name_loc;
-            if (!already_reported(st, where)) {
-                evgen_error(d, where, EVGEN_D_COMPAT_FIELD,
-                            "field '%s' of locked version %u of '%s' was removed (it followed this line)", lf->name,
-                            ver->version, e->name);
-                evgen_note(d, &lf->loc, "restore '%s' (%s); a shipped field is never removed", lf->name,
-                           lf->signature);
-            }
-        } else if (strcmp(mf->name, lf->name) == 0) {
-            if (!already_reported(st, &mf->type_loc)) {
-                evgen_error(d, &mf->type_loc, EVGEN_D_COMPAT_FIELD,
-                            "field '%s' of locked version %u of '%s' is %s: %s, locked as %s", mf->name, ver->version,
-                            e->name, type_change(sig, lf->signature), sig, lf->signature);
-                if (ver->legacy)
-                    evgen_note(d, &lf->loc, "make the EVENT_LEGACY_FIELD lines of version %u match the lock",
-                               ver->version);
-                else
-                    evgen_note(d, &lf->loc,
-                               "a shipped field keeps its type and size; add a new field with since = %u instead",
-                               next);
-            }
-        } else {
-            int m_in_lock = lock_index(lv, mf->name);
-            int l_in_model = version_index(ver, lf->name);
-            if (m_in_lock < 0 && l_in_model > (int)i) {
-                if (!already_reported(st, &mf->since_loc)) {
-                    evgen_error(d, &mf->since_loc, EVGEN_D_COMPAT_FIELD,
-                                "field '%s' is inserted before '%s' in locked version %u of '%s'", mf->name, lf->name,
-                                ver->version, e->name);
-                    evgen_note(d, &lv->loc, "fields are only appended: move '%s' to the end with since = %u",
-                               mf->name, next);
-                }
-            } else if (m_in_lock < 0 && l_in_model < 0) {
-                if (!already_reported(st, &mf->name_loc)) {
-                    evgen_error(d, &mf->name_loc, EVGEN_D_COMPAT_FIELD,
-                                "field '%s' of locked version %u of '%s' is renamed to '%s'", lf->name, ver->version,
-                                e->name, mf->name);
-                    evgen_note(d, &lf->loc, "readers bind fields by name: rename it back to '%s'", lf->name);
-                }
-            } else if (m_in_lock >= 0 && l_in_model < 0) {
-                if (!already_reported(st, &mf->loc)) {
-                    evgen_error(d, &mf->loc, EVGEN_D_COMPAT_FIELD,
-                                "field '%s' of locked version %u of '%s' was removed (it stood before this line)",
-                                lf->name, ver->version, e->name);
-                    evgen_note(d, &lf->loc, "restore '%s' (%s); a shipped field is never removed", lf->name,
-                               lf->signature);
-                }
-            } else {
-                if (!already_reported(st, &mf->name_loc)) {
-                    evgen_error(d, &mf->name_loc, EVGEN_D_COMPAT_FIELD,
-                                "field '%s' is moved in locked version %u of '%s': the lock has '%s' here", mf->name,
-                                ver->version, e->name, lf->name);
-                    evgen_note(d, &lf->loc, "restore the locked order");
-                }
-            }
-        }
-        free(sig);
-        return; /* the first difference explains the rest of this version */
+        report_difference(st, e, ver, lv, &fl, i, next);
+        break; /* the first difference explains the rest of this version */
     }
+    free_field_list(&fl);
+}
+
+/* The first locked version of an event that holds field `name`, with that field, or NULL. */
+static const evgen_lock_field *first_locked_with(const evgen_lock_event *le, const char *name, unsigned *version)
+{
+    const evgen_lock_field *found = NULL;
+    for (size_t v = 0; v < le->n_versions; v++) {
+        const evgen_lock_version *lv = &le->versions[v];
+        for (size_t i = 0; i < lv->n_fields && (!found || lv->version < *version); i++) {
+            if (strcmp(lv->fields[i].name, name) == 0) {
+                found = &lv->fields[i];
+                *version = lv->version;
+            }
+        }
+    }
+    return found;
+}
+
+static const evgen_lock_version *locked_version(const evgen_lock_event *le, unsigned version)
+{
+    for (size_t v = 0; v < le->n_versions; v++)
+        if (le->versions[v].version == version)
+            return &le->versions[v];
+    return NULL;
+}
+
+/* A field's since is the first version that holds it, so a shipped field whose since differs
+ * from the first locked version holding it was moved to another version: version `from` shipped
+ * with it (a move up) or version `since` shipped without it (a move down). Told by name, this is
+ * reported at the since the user edited, whatever its place among the other fields. */
+static void check_since_moves(compat_state *st, const evgen_event *e, const evgen_lock_event *le)
+{
+    st->n_moved = 0;
+    for (size_t i = 0; i < e->n_fields; i++) {
+        const evgen_field *f = &e->fields[i];
+        unsigned from = 0;
+        const evgen_lock_field *lf = first_locked_with(le, f->name, &from);
+        if (!lf || f->since == from)
+            continue;
+        bool up = f->since > from;
+        const evgen_lock_version *without = up ? NULL : locked_version(le, f->since);
+        if (!up && !without)
+            continue; /* into a version not locked yet: every shipped layout keeps it in place */
+        struct moved_field *m = EVGEN_PUSH(st->moved, st->n_moved);
+        m->name = f->name;
+        m->from = from;
+        evgen_error(st->diags, &f->since_loc, EVGEN_D_COMPAT_SINCE,
+                    "field '%s' of '%s' is moved from version %u to version %u: locked version %u shipped %s it",
+                    f->name, e->name, from, f->since, up ? from : f->since, up ? "with" : "without");
+        if (up)
+            evgen_note(st->diags, &lf->loc, "'%s' is locked here since version %u; restore since = %u", f->name, from,
+                       from);
+        else
+            evgen_note(st->diags, &without->loc, "version %u is frozen here without '%s'; restore since = %u",
+                       f->since, f->name, from);
+    }
+}
+
+/* A locked version that disappeared because a field moved out of it is explained by the move. */
+static bool emptied_by_move(const compat_state *st, unsigned version)
+{
+    for (size_t i = 0; i < st->n_moved; i++)
+        if (st->moved[i].from == version)
+            return true;
+    return false;
 }
 
 static const evgen_event *find_by_id(const evgen_model *model, const char *provider, uint64_t id)
@@ -203,9 +366,12 @@ static void check_locked_event(compat_state *st, const evgen_lock_event *le)
         evgen_note(d, &le->loc, "restore the provider");
     }
     st->n_reported = 0;
+    check_since_moves(st, e, le);
     for (size_t v = 0; v < le->n_versions; v++) {
         const evgen_lock_version *lv = &le->versions[v];
         const evgen_version *ver = evgen_event_version(e, lv->version);
+        if (!ver && emptied_by_move(st, lv->version))
+            continue;
         if (!ver) {
             evgen_error(d, &e->name_loc, EVGEN_D_COMPAT_VERSION, "locked version %u of '%s' is missing (it has %u..%u)",
                         lv->version, e->name, e->first_version, e->latest_version);
@@ -273,12 +439,13 @@ static void check_legacy_locked(compat_state *st, const evgen_event *e, evgen_co
 
 int evgen_compat_check(const evgen_model *model, const evgen_lock *lock, evgen_compat_mode mode, evgen_diags *diags)
 {
-    compat_state st = {model, lock, diags, NULL, 0};
+    compat_state st = {model, lock, diags, NULL, 0, NULL, 0};
     size_t errors_before = diags->n_errors;
     for (size_t i = 0; i < lock->n_events; i++)
         check_locked_event(&st, &lock->events[i]);
     for (size_t i = 0; i < model->n_events; i++)
         check_legacy_locked(&st, &model->events[i], mode);
     free(st.reported);
+    free(st.moved);
     return diags->n_errors > errors_before ? -1 : 0;
 }

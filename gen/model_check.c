@@ -464,3 +464,15 @@ int evgen_model_check(evgen_model *model, evgen_diags *diags)
     model->lowered = diags->n_errors == errors_before;
     return model->lowered ? 0 : -1;
 }
+
+void evgen_model_lower_for_lock(evgen_model *model)
+{
+    for (size_t i = 0; i < model->n_events; i++) {
+        evgen_event *e = &model->events[i];
+        if (e->versions || e->latest_version < e->first_version)
+            continue;
+        version_set all, legacy;
+        collect_versions(e, &all, &legacy);
+        lower_event(model, e, &legacy);
+    }
+}

@@ -179,15 +179,46 @@ static void free_outcome(outcome *o)
     free(o->all);
 }
 
+/* The kinds of breaking edit, counted separately in the summary. */
+#define MUTATION_CLASSES(X)                                                     \
+    X(RETYPE, "retype a field")                                                 \
+    X(RENAME, "rename a field")                                                 \
+    X(RENAME_LEGACY, "rename a field that a legacy layout names")               \
+    X(SINCE_UP, "move a field to the next version")                             \
+    X(SINCE_DOWN, "move a field to the previous version")                       \
+    X(COUNT_UP, "move an array's count field to the next version")              \
+    X(REMOVE, "remove a field")                                                 \
+    X(INSERT, "insert a field")                                                 \
+    X(SWAP, "swap two fields")                                                  \
+    X(EVENT_ID, "change an event's id")                                         \
+    X(EVENT_RENAME, "rename an event")                                          \
+    X(EVENT_REMOVE, "remove an event")                                          \
+    X(TARGETED, "hand-picked edits")
+
+typedef enum mutation_class {
+#define MUTATION_ENUM(suffix, what) MUT_##suffix,
+    MUTATION_CLASSES(MUTATION_ENUM)
+#undef MUTATION_ENUM
+    MUT_COUNT
+} mutation_class;
+
+static const char *const mutation_class_names[] = {
+#define MUTATION_NAME(suffix, what) what,
+    MUTATION_CLASSES(MUTATION_NAME)
+#undef MUTATION_NAME
+};
+
 /* A breaking edit and where its error must be reported. */
 typedef struct mutation {
+    mutation_class cls;
     char *what;
     lines edited;
     const char *expect_file; /* NULL: the manifest */
-    unsigned expect_line;    /* 1-based */
-    unsigned line_slack;     /* accepted distance from expect_line */
+    unsigned expect_line;    /* 1-based: the edited line, unless the edit removed it */
+    unsigned line_slack;     /* accepted distance from expect_line: 1 for a removed line only */
     unsigned expect_col;     /* 0: any column */
-    char *expect_text;       /* a substring of the first error's message */
+    char *expect_text;       /* substrings of the first error's message: what changed, old and new */
+    char *expect_text2;      /* NULL or a second one */
 } mutation;
 
 typedef struct mutation_list {
@@ -195,9 +226,11 @@ typedef struct mutation_list {
     size_t count;
 } mutation_list;
 
-static mutation *add_mutation(mutation_list *ml, const fixture *fx, char *what)
+static mutation *add_mutation(mutation_list *ml, const fixture *fx, mutation_class cls, char *what)
 {
     mutation *m = EVGEN_PUSH(ml->items, ml->count);
+    memset(m, 0, sizeof *m);
+    m->cls = cls;
     m->what = what;
     m->edited = copy_lines(&fx->base);
     return m;
@@ -224,18 +257,6 @@ static bool is_legacy_field(const fixture *fx, const char *event, const char *na
             return true;
     }
     return false;
-}
-
-/* The last version of `event` with a legacy layout, or -1. */
-static int last_legacy_version(const fixture *fx, const char *event)
-{
-    int last = -1;
-    for (size_t i = 0; i < fx->n_macros; i++) {
-        const macro_line *m = &fx->macros[i];
-        if (strcmp(m->macro, "EVENT_LEGACY_FIELD") == 0 && strcmp(m->args[0], event) == 0 && atoi(m->args[1]) > last)
-            last = atoi(m->args[1]);
-    }
-    return last;
 }
 
 /* The number of fields of `event` introduced by version `since`. */
@@ -274,77 +295,192 @@ static char *field_line(const char *event, const char *since, const char *type, 
     return evgen_xasprintf("EVENT_FIELD(%s, %s, %s, %s)", event, since, type, name);
 }
 
-static void field_mutations(const fixture *fx, mutation_list *ml)
+/* The wire type name that the lock records for the C types other_type() returns. */
+static const char *wire_name(const char *c_type)
 {
-    unsigned k = 0;
+    static const char *const map[][2] = {{"uint32_t", "uint32"}, {"uint64_t", "uint64"}, {"int64_t", "int64"},
+                                         {"evgen_utf8z", "utf8z"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strcmp(map[i][0], c_type) == 0)
+            return map[i][1];
+    return c_type;
+}
+
+static const evgen_lock_event *locked_event(const fixture *fx, const char *event)
+{
+    for (size_t i = 0; i < fx->lock.n_events; i++)
+        if (strcmp(fx->lock.events[i].name, event) == 0)
+            return &fx->lock.events[i];
+    return NULL;
+}
+
+static bool is_locked_version(const fixture *fx, const char *event, unsigned version)
+{
+    const evgen_lock_event *le = locked_event(fx, event);
+    for (size_t v = 0; le && v < le->n_versions; v++)
+        if (le->versions[v].version == version)
+            return true;
+    return false;
+}
+
+/* The signature the lock records for a field in the latest locked version holding it (a legacy
+ * version may record an older type). */
+static const char *locked_signature(const fixture *fx, const char *event, const char *name)
+{
+    const evgen_lock_event *le = locked_event(fx, event);
+    const char *sig = NULL;
+    for (size_t v = 0; le && v < le->n_versions; v++)
+        for (size_t i = 0; i < le->versions[v].n_fields; i++)
+            if (strcmp(le->versions[v].fields[i].name, name) == 0)
+                sig = le->versions[v].fields[i].signature;
+    return sig;
+}
+
+static bool is_field_macro(const macro_line *m)
+{
+    return strcmp(m->macro, "EVENT_FIELD") == 0 || strcmp(m->macro, "EVENT_ARRAY") == 0;
+}
+
+/* `line` with its since argument (the second) replaced by `since`. */
+static char *with_since(const macro_line *f, const char *line, unsigned since)
+{
+    char *r = evgen_xasprintf("%.*s%u%s", (int)(f->cols[1] - 1), line, since, line + f->cols[1] - 1 + strlen(f->args[1]));
+    return r;
+}
+
+/* Moves the field on line `f` from its version to `to`: reported at its since, naming both. */
+static void add_since_mutation(const fixture *fx, mutation_list *ml, mutation_class cls, const macro_line *f,
+                               unsigned to)
+{
+    unsigned from = (unsigned)atoi(f->args[1]);
+    mutation *m = add_mutation(ml, fx, cls,
+                               evgen_xasprintf("since of %s.%s from %u to %u", f->args[0], f->args[3], from, to));
+    set_line(&m->edited, f->index, with_since(f, fx->base.items[f->index], to));
+    m->expect_line = (unsigned)f->index + 1;
+    m->expect_col = f->cols[1];
+    m->expect_text = evgen_xasprintf("'%s' of '%s' is moved from version %u to version %u", f->args[3], f->args[0],
+                                     from, to);
+}
+
+/* (a) For every event and every version its fields introduce, the first and the last field of
+ * that version move up one version and down one version (down only into a locked version: a
+ * move below an event's first locked version changes no shipped layout). */
+static void since_mutations(const fixture *fx, mutation_list *ml)
+{
+    for (size_t i = 0; i < fx->n_macros; i++) {
+        const macro_line *f = &fx->macros[i];
+        if (!is_field_macro(f))
+            continue;
+        const macro_line *prev = NULL, *next = NULL;
+        for (size_t j = i; j-- > 0 && !prev;)
+            if (is_field_macro(&fx->macros[j]) && strcmp(fx->macros[j].args[0], f->args[0]) == 0)
+                prev = &fx->macros[j];
+        for (size_t j = i + 1; j < fx->n_macros && !next; j++)
+            if (is_field_macro(&fx->macros[j]) && strcmp(fx->macros[j].args[0], f->args[0]) == 0)
+                next = &fx->macros[j];
+        bool first = !prev || strcmp(prev->args[1], f->args[1]) != 0;
+        bool last = !next || strcmp(next->args[1], f->args[1]) != 0;
+        if (!first && !last)
+            continue;
+        unsigned since = (unsigned)atoi(f->args[1]);
+        add_since_mutation(fx, ml, MUT_SINCE_UP, f, since + 1);
+        if (since > 0 && is_locked_version(fx, f->args[0], since - 1))
+            add_since_mutation(fx, ml, MUT_SINCE_DOWN, f, since - 1);
+    }
+}
+
+/* (c) The count field of every array moves to the next version: reported at the count field,
+ * not at the array. */
+static void count_mutations(const fixture *fx, mutation_list *ml)
+{
+    for (size_t i = 0; i < fx->n_macros; i++) {
+        const macro_line *a = &fx->macros[i];
+        if (strcmp(a->macro, "EVENT_ARRAY") != 0)
+            continue;
+        for (size_t j = 0; j < fx->n_macros; j++) {
+            const macro_line *c = &fx->macros[j];
+            if (strcmp(c->macro, "EVENT_FIELD") == 0 && strcmp(c->args[0], a->args[0]) == 0 &&
+                strcmp(c->args[3], a->args[4]) == 0)
+                add_since_mutation(fx, ml, MUT_COUNT_UP, c, (unsigned)atoi(c->args[1]) + 1);
+        }
+    }
+}
+
+/* (b), (d), (e) Every field is retyped and renamed, each edit on its own. */
+static void retype_rename_mutations(const fixture *fx, mutation_list *ml)
+{
     for (size_t i = 0; i < fx->n_macros; i++) {
         const macro_line *f = &fx->macros[i];
         if (strcmp(f->macro, "EVENT_FIELD") != 0)
             continue;
         const char *event = f->args[0], *since = f->args[1], *type = f->args[2], *name = f->args[3];
+        unsigned line = (unsigned)f->index + 1;
+        const char *locked = locked_signature(fx, event, name);
+        assert_non_null(locked);
+
+        mutation *m = add_mutation(ml, fx, MUT_RETYPE, evgen_xasprintf("retype %s.%s", event, name));
+        set_line(&m->edited, f->index, field_line(event, since, other_type(type), name));
+        m->expect_line = line;
+        m->expect_col = arg_col(m->edited.items[f->index], 3);
+        m->expect_text = evgen_xasprintf("'%s' of locked version", name);
+        m->expect_text2 = evgen_xasprintf("is retyped: %s, locked as %s", wire_name(other_type(type)), locked);
+
+        bool legacy = is_legacy_field(fx, event, name);
+        m = add_mutation(ml, fx, legacy ? MUT_RENAME_LEGACY : MUT_RENAME, evgen_xasprintf("rename %s.%s", event, name));
+        set_line(&m->edited, f->index, field_line(event, since, type, "RenamedField"));
+        m->expect_line = line;
+        m->expect_col = arg_col(m->edited.items[f->index], 4);
+        m->expect_text = evgen_xasprintf("'%s' of locked version", name);
+        m->expect_text2 = evgen_xstrdup("is renamed to 'RenamedField'");
+    }
+}
+
+static void field_mutations(const fixture *fx, mutation_list *ml)
+{
+    since_mutations(fx, ml);
+    count_mutations(fx, ml);
+    retype_rename_mutations(fx, ml);
+    for (size_t i = 0; i < fx->n_macros; i++) {
+        const macro_line *f = &fx->macros[i];
+        if (strcmp(f->macro, "EVENT_FIELD") != 0)
+            continue;
+        const char *event = f->args[0], *since = f->args[1], *name = f->args[3];
         bool is_count = is_count_field(fx, event, name);
         unsigned line = (unsigned)f->index + 1;
-        switch (k++ % 4) {
-        case 0: { /* retype */
-            mutation *m = add_mutation(ml, fx, evgen_xasprintf("retype %s.%s", event, name));
-            set_line(&m->edited, f->index, field_line(event, since, other_type(type), name));
-            m->expect_line = line;
-            m->expect_col = arg_col(m->edited.items[f->index], 3);
-            m->expect_text = evgen_xstrdup("retyped");
-            break;
-        }
-        case 1: { /* rename (a count field's rename is an array error instead: skip those) */
-            if (is_count)
-                break;
-            mutation *m = add_mutation(ml, fx, evgen_xasprintf("rename %s.%s", event, name));
-            char *renamed = evgen_xasprintf("%sRenamed", name);
-            set_line(&m->edited, f->index, field_line(event, since, type, renamed));
-            free(renamed);
-            m->expect_line = line;
-            m->expect_col = arg_col(m->edited.items[f->index], 4);
-            m->expect_text = evgen_xstrdup("renamed");
-            break;
-        }
-        case 2: { /* remove (not a count or legacy field, nor the only field of its version: removing
-                   * those is reported as the array, legacy layout or version they break) */
-            if (is_count || is_legacy_field(fx, event, name) || count_fields_since(fx, event, since) == 1)
-                break;
-            mutation *m = add_mutation(ml, fx, evgen_xasprintf("remove %s.%s", event, name));
+        /* Remove (not a count or legacy field, nor the only field of its version: removing those
+         * is reported as the array, legacy layout or version they break). The line is gone: the
+         * error is at the field that followed it, or at the one before it for a version's last. */
+        if (!is_count && !is_legacy_field(fx, event, name) && count_fields_since(fx, event, since) > 1) {
+            mutation *m = add_mutation(ml, fx, MUT_REMOVE, evgen_xasprintf("remove %s.%s", event, name));
             set_line(&m->edited, f->index, evgen_xstrdup("/* removed */"));
             m->expect_line = line;
             m->line_slack = 1;
-            m->expect_text = evgen_xasprintf("'%s'", name);
-            break;
+            m->expect_text = evgen_xasprintf("field '%s' of locked version", name);
+            m->expect_text2 = evgen_xstrdup("was removed");
         }
-        case 3: { /* insert a field before this one, with the same since */
-            mutation *m = add_mutation(ml, fx, evgen_xasprintf("insert before %s.%s", event, name));
-            char *inserted = field_line(event, since, "uint32_t", "InsertedField");
-            char *both = evgen_xasprintf("%s %s", inserted, fx->base.items[f->index]);
-            set_line(&m->edited, f->index, both);
-            m->expect_line = line;
-            m->expect_col = arg_col(m->edited.items[f->index], 2); /* the inserted field's since */
-            /* Inserted among a legacy version's fields, it is missing from that legacy layout. */
-            bool in_legacy = atoi(since) <= last_legacy_version(fx, event);
-            m->expect_text = evgen_xstrdup(in_legacy ? "missing from the legacy layout" : "inserted");
-            free(inserted);
-            break;
-        }
-        }
+        /* Insert a field before this one, with the same since. */
+        mutation *m = add_mutation(ml, fx, MUT_INSERT, evgen_xasprintf("insert before %s.%s", event, name));
+        char *inserted = field_line(event, since, "uint32_t", "InsertedField");
+        set_line(&m->edited, f->index, evgen_xasprintf("%s %s", inserted, fx->base.items[f->index]));
+        m->expect_line = line;
+        m->expect_col = arg_col(m->edited.items[f->index], 2); /* the inserted field's since */
+        m->expect_text = evgen_xasprintf("field 'InsertedField' is inserted before '%s'", name);
+        free(inserted);
     }
-    /* Swap each pair of adjacent fields of one event with the same since (every third pair). */
-    unsigned pairs = 0;
+    /* Swap each pair of adjacent fields of one event with the same since. */
     for (size_t i = 0; i + 1 < fx->n_macros; i++) {
         const macro_line *a = &fx->macros[i], *b = &fx->macros[i + 1];
         if (strcmp(a->macro, "EVENT_FIELD") != 0 || strcmp(b->macro, "EVENT_FIELD") != 0 ||
-            b->index != a->index + 1 || strcmp(a->args[0], b->args[0]) != 0 || strcmp(a->args[1], b->args[1]) != 0 ||
-            pairs++ % 3 != 0)
+            b->index != a->index + 1 || strcmp(a->args[0], b->args[0]) != 0 || strcmp(a->args[1], b->args[1]) != 0)
             continue;
-        mutation *m = add_mutation(ml, fx, evgen_xasprintf("swap %s.%s and %s", a->args[0], a->args[3], b->args[3]));
+        mutation *m = add_mutation(ml, fx, MUT_SWAP,
+                                   evgen_xasprintf("swap %s.%s and %s", a->args[0], a->args[3], b->args[3]));
         set_line(&m->edited, a->index, evgen_xstrdup(fx->base.items[b->index]));
         set_line(&m->edited, b->index, evgen_xstrdup(fx->base.items[a->index]));
         m->expect_line = (unsigned)a->index + 1;
         m->expect_col = b->cols[3];
-        m->expect_text = evgen_xstrdup("moved");
+        m->expect_text = evgen_xasprintf("field '%s' is moved in locked version", b->args[3]);
+        m->expect_text2 = evgen_xasprintf("the lock has '%s' here", a->args[3]);
     }
 }
 
@@ -386,31 +522,34 @@ static void event_mutations(const fixture *fx, mutation_list *ml)
         assert_non_null(k);
         unsigned line = (unsigned)k->index + 1;
 
-        mutation *m = add_mutation(ml, fx, evgen_xasprintf("change the id of %s", events[i]));
+        mutation *m = add_mutation(ml, fx, MUT_EVENT_ID, evgen_xasprintf("change the id of %s", events[i]));
         char *from = evgen_xasprintf("%s, %s,", events[i], k->args[1]);
         char *to = evgen_xasprintf("%s, %d,", events[i], atoi(k->args[1]) + 1000);
         set_line(&m->edited, k->index, evgen_test_replace(fx->base.items[k->index], from, to));
         m->expect_line = line;
         m->expect_col = k->cols[1];
-        m->expect_text = evgen_xstrdup("id of locked event");
+        m->expect_text = evgen_xasprintf("id of locked event '%s' changed from %s to %d", events[i], k->args[1],
+                                         atoi(k->args[1]) + 1000);
         free(from);
         free(to);
 
-        m = add_mutation(ml, fx, evgen_xasprintf("rename event %s", events[i]));
+        m = add_mutation(ml, fx, MUT_EVENT_RENAME, evgen_xasprintf("rename event %s", events[i]));
         from = evgen_xasprintf("(%s,", events[i]);
         to = evgen_xasprintf("(%sRenamed,", events[i]);
         edit_event_lines(&m->edited, fx, events[i], from, to);
         m->expect_line = line;
         m->expect_col = k->cols[0];
-        m->expect_text = evgen_xstrdup("renamed");
+        m->expect_text = evgen_xasprintf("locked event '%s' (id %s) is renamed to '%sRenamed'", events[i], k->args[1],
+                                         events[i]);
         free(from);
         free(to);
 
-        m = add_mutation(ml, fx, evgen_xasprintf("remove event %s", events[i]));
+        m = add_mutation(ml, fx, MUT_EVENT_REMOVE, evgen_xasprintf("remove event %s", events[i]));
         edit_event_lines(&m->edited, fx, events[i], NULL, NULL);
         m->expect_file = LOCK_PATH;
         m->expect_line = lock_line_of_event(fx, events[i]);
-        m->expect_text = evgen_xstrdup("missing from the manifest");
+        m->expect_text = evgen_xasprintf("locked event '%s'", events[i]);
+        m->expect_text2 = evgen_xstrdup("is missing from the manifest");
     }
 }
 
@@ -421,50 +560,63 @@ typedef struct targeted {
     const char *replace;
     const char *expect_text;
     unsigned col_arg; /* 1-based argument of the edited line the error points at; 0 = any */
+    /* NULL: the error is at the edited line. Else the text of the line it must be at, for an
+     * edit that removes its line or changes a struct that an array line uses. */
+    const char *expect_at;
 } targeted;
 
 static const targeted targeted_edits[] = {
     {"retype a legacy field", "EVENT_LEGACY_FIELD(GCEnd, 0, uint16_t, Depth)",
-     "EVENT_LEGACY_FIELD(GCEnd, 0, uint32_t, Depth)", "retyped", 3},
+     "EVENT_LEGACY_FIELD(GCEnd, 0, uint32_t, Depth)", "'Depth' of locked version 0 of 'GCEnd' is retyped: uint32, locked as uint16", 3, NULL},
     {"drop the legacy layout of GCSuspendEEBegin v0", "EVENT_LEGACY_FIELD(GCSuspendEEBegin, 0, uint16_t,          Reason)",
-     "/* removed */", "retyped", 0},
+     "/* removed */", "'Reason' of locked version 0 of 'GCSuspendEEBegin' is retyped: uint32, locked as uint16", 0,
+     "EVENT_FIELD(GCSuspendEEBegin,        0, GCSuspendEEReason, Reason)"},
     {"remove the empty version 0 of GCRestartEEEnd", "EVENT_VERSION(GCRestartEEEnd, 0)", "/* removed */",
-     "locked version 0 of 'GCRestartEEEnd' is missing", 0},
+     "locked version 0 of 'GCRestartEEEnd' is missing", 0, "KNOWN_EVENT(GCRestartEEEnd,"},
     {"retype a member of the struct of GCLOHCompact", "    uint32_t TimePlan;", "    uint64_t TimePlan;",
-     "given another element struct layout", 0},
+     "'Values' of locked version 0 of 'GCLOHCompact' is given another element struct layout", 0,
+     "EVENT_ARRAY(GCLOHCompact,"},
     {"grow the struct of GCLOHCompact", "    evgen_ptr ZeroRefs;", "    evgen_ptr ZeroRefs; evgen_ptr MoreRefs;",
-     "resized", 0},
+     "'Values' of locked version 0 of 'GCLOHCompact' is resized", 0, "EVENT_ARRAY(GCLOHCompact,"},
     {"count an array by another field", "EVENT_ARRAY(GCFitBucketInfo, 0, GCFitBucketInfoValue, Values, Count)",
-     "EVENT_ARRAY(GCFitBucketInfo, 0, GCFitBucketInfoValue, Values, BucketKind)", "counted by another field", 0},
+     "EVENT_ARRAY(GCFitBucketInfo, 0, GCFitBucketInfoValue, Values, BucketKind)",
+     "'Values' of locked version 0 of 'GCFitBucketInfo' is counted by another field", 5, NULL},
     {"move a provider", "KNOWN_EVENT(GCMarkWithType, 202, GCEventProvider_Default,",
-     "KNOWN_EVENT(GCMarkWithType, 202, GCEventProvider_Private,", "provider of locked event", 3},
+     "KNOWN_EVENT(GCMarkWithType, 202, GCEventProvider_Private,",
+     "provider of locked event 'GCMarkWithType' changed from Microsoft-Windows-DotNETRuntime to "
+     "Microsoft-Windows-DotNETRuntimePrivate", 3, NULL},
     {"add a field to a locked version", "EVENT_FIELD(GCHeapStats, 2, uint64_t, TotalPromotedSize4)",
      "EVENT_FIELD(GCHeapStats, 2, uint64_t, TotalPromotedSize4) EVENT_FIELD(GCHeapStats, 2, uint64_t, Extra)",
-     "is added to version 2", 0},
+     "field 'Extra' is added to version 2", 0, NULL},
     {"move a field to a newer version", "EVENT_FIELD(GCHeapStats, 2, uint64_t, TotalPromotedSize4)",
-     "EVENT_FIELD(GCHeapStats, 3, uint64_t, TotalPromotedSize4)", "TotalPromotedSize4", 0},
-    {"change an array's count field", "EVENT_ARRAY(GCDynamicEvent, 0, uint8_t,      Data, DataSize)",
-     "EVENT_ARRAY(GCDynamicEvent, 0, uint16_t,     Data, DataSize)", "retyped", 3},
+     "EVENT_FIELD(GCHeapStats, 3, uint64_t, TotalPromotedSize4)",
+     "'TotalPromotedSize4' of 'GCHeapStats' is moved from version 2 to version 3", 2, NULL},
+    {"change an array's element type", "EVENT_ARRAY(GCDynamicEvent, 0, uint8_t,      Data, DataSize)",
+     "EVENT_ARRAY(GCDynamicEvent, 0, uint16_t,     Data, DataSize)",
+     "'Data' of locked version 0 of 'GCDynamicEvent' is retyped: array<uint16>[DataSize], locked as "
+     "array<uint8>[DataSize]", 3, NULL},
 };
+
+static size_t line_containing(const fixture *fx, const char *text)
+{
+    for (size_t i = 0; i < fx->base.count; i++)
+        if (strstr(fx->base.items[i], text))
+            return i;
+    fail_msg("no line contains '%s'", text);
+    return 0;
+}
 
 static void targeted_mutations(const fixture *fx, mutation_list *ml)
 {
     for (size_t t = 0; t < sizeof targeted_edits / sizeof targeted_edits[0]; t++) {
         const targeted *te = &targeted_edits[t];
-        size_t index = fx->base.count;
-        for (size_t i = 0; i < fx->base.count && index == fx->base.count; i++)
-            if (strstr(fx->base.items[i], te->find))
-                index = i;
-        assert_true(index < fx->base.count);
-        mutation *m = add_mutation(ml, fx, evgen_xstrdup(te->what));
+        size_t index = line_containing(fx, te->find);
+        mutation *m = add_mutation(ml, fx, MUT_TARGETED, evgen_xstrdup(te->what));
         set_line(&m->edited, index, evgen_test_replace(fx->base.items[index], te->find, te->replace));
         m->expect_text = evgen_xstrdup(te->expect_text);
-        m->expect_line = (unsigned)index + 1;
-        m->line_slack = 1000000; /* checked below for the cases that name an argument */
-        if (te->col_arg) {
-            m->line_slack = 0;
+        m->expect_line = (unsigned)(te->expect_at ? line_containing(fx, te->expect_at) : index) + 1;
+        if (te->col_arg)
             m->expect_col = arg_col(m->edited.items[index], te->col_arg);
-        }
     }
 }
 
@@ -524,10 +676,12 @@ static bool mutation_caught(fixture *fx, const mutation *m)
     const char *want_file = m->expect_file ? m->expect_file : MANIFEST_PATH;
     bool ok = o.n_errors > 0 && o.file && strcmp(o.file, want_file) == 0 &&
               (o.line + m->line_slack >= m->expect_line && o.line <= m->expect_line + m->line_slack) &&
-              (m->expect_col == 0 || o.col == m->expect_col) && strstr(o.message, m->expect_text) != NULL;
+              (m->expect_col == 0 || o.col == m->expect_col) && strstr(o.message, m->expect_text) != NULL &&
+              (!m->expect_text2 || strstr(o.message, m->expect_text2) != NULL);
     if (!ok)
-        fprintf(stderr, "NOT CAUGHT RIGHT: %s\n  expected %s:%u:%u (+-%u) containing \"%s\"\n  got:\n%s\n", m->what,
-                want_file, m->expect_line, m->expect_col, m->line_slack, m->expect_text, o.all);
+        fprintf(stderr, "NOT CAUGHT RIGHT: %s\n  expected %s:%u:%u (+-%u) containing \"%s\" and \"%s\"\n  got:\n%s\n",
+                m->what, want_file, m->expect_line, m->expect_col, m->line_slack, m->expect_text,
+                m->expect_text2 ? m->expect_text2 : "", o.all);
     free_outcome(&o);
     free(text);
     return ok;
@@ -542,15 +696,26 @@ static void test_breaking_edits_are_caught(void **state)
     targeted_mutations(fx, &ml);
     /* The loops must produce a real corpus, not a handful. */
     assert_true(ml.count >= 30);
-    size_t failed = 0;
+    size_t failed = 0, per_class[MUT_COUNT] = {0}, failed_per_class[MUT_COUNT] = {0};
     for (size_t i = 0; i < ml.count; i++) {
-        if (!mutation_caught(fx, &ml.items[i]))
+        mutation *m = &ml.items[i];
+        per_class[m->cls]++;
+        if (!mutation_caught(fx, m)) {
             failed++;
-        free(ml.items[i].what);
-        free(ml.items[i].expect_text);
-        free_lines(&ml.items[i].edited);
+            failed_per_class[m->cls]++;
+        }
+        free(m->what);
+        free(m->expect_text);
+        free(m->expect_text2);
+        free_lines(&m->edited);
     }
     free(ml.items);
+    for (int c = 0; c < MUT_COUNT; c++) {
+        printf("%4zu %s (%zu not caught at the edited line)\n", per_class[c], mutation_class_names[c],
+               failed_per_class[c]);
+        /* Every class must have produced mutants: a loop that finds nothing tests nothing. */
+        assert_true(per_class[c] > 0);
+    }
     printf("%zu breaking edits checked, %zu not caught at the right place\n", ml.count, failed);
     assert_int_equal(failed, 0);
 }
