@@ -15,6 +15,9 @@ typedef struct evgen_frontend_options {
     size_t n_clang_args;
     /* Optional: the manifest's text, used instead of reading manifest_path (tests). */
     const char *manifest_text;
+    /* Optional, for evgen_load_manifest (pipeline.h): the lock that explains history errors
+     * (`--lock PATH`); NULL for the lock beside the manifest. */
+    const char *lock_path;
 } evgen_frontend_options;
 
 /* Parses the manifest into `model` (declarations only; call evgen_model_check() next).

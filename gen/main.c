@@ -222,7 +222,7 @@ static int run(const evgen_cli *c, evgen_diags *diags)
 {
     if (c->from_lock)
         return run_gen_from_lock(c, diags);
-    evgen_frontend_options opts = {c->manifest, c->clang_args, c->n_clang_args, NULL};
+    evgen_frontend_options opts = {c->manifest, c->clang_args, c->n_clang_args, NULL, c->lock_path};
     evgen_model model;
     evgen_model_init(&model);
     int status = EXIT_OK;

@@ -31,9 +31,9 @@ static bool history_errors_only(const evgen_diags *d)
 /* When the lock beside the manifest explains the history errors (the edit broke a shipped
  * version), its diagnostics replace them: they point at the edited line and say what it was.
  * Errors the lock does not explain (an event or version not yet locked) stay as they are. */
-static void explain_with_lock(evgen_model *model, evgen_diags *found)
+static void explain_with_lock(evgen_model *model, const char *lock_path, evgen_diags *found)
 {
-    char *path = evgen_lock_default_path(model->manifest_path);
+    char *path = lock_path ? evgen_xstrdup(lock_path) : evgen_lock_default_path(model->manifest_path);
     evgen_lock lock;
     evgen_diags lock_diags, compat;
     evgen_diags_init(&lock_diags);
@@ -69,7 +69,7 @@ int evgen_load_manifest(const evgen_frontend_options *opts, evgen_model *model, 
     evgen_diags_init(&found);
     int rc = evgen_model_check(model, &found);
     if (rc != 0 && history_errors_only(&found) && model->manifest_path)
-        explain_with_lock(model, &found);
+        explain_with_lock(model, opts->lock_path, &found);
     append_diags(diags, &found);
     evgen_diags_free(&found);
     return rc;

@@ -13,9 +13,9 @@
 
 /* Front end + rules + lowering. Returns 0, or -1 after reporting errors (model then partial).
  * When the only errors break an event's history (field order, version gaps, array counts, legacy
- * layouts) and the lock beside the manifest (evgen_lock_default_path) says which shipped field
- * was edited, the lock's diagnostics are reported instead: at the edited line, naming the change
- * (a since moved, a field renamed). */
+ * layouts) and the lock (opts->lock_path, else the one beside the manifest) says which shipped
+ * field was edited, the lock's diagnostics are reported instead: at the edited line, naming the
+ * change (a since moved, a field renamed). */
 int evgen_load_manifest(const evgen_frontend_options *opts, evgen_model *model, evgen_diags *diags);
 
 /* Reads and parses the lock file at `path`. Returns 0; -1 after reporting errors; 1 if the file

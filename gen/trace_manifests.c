@@ -101,7 +101,7 @@ static const evgen_reader_manifest *reader_manifest(const char *name, const uint
 static const evgen_reader_manifest *load_one(const char *path, const char *const *clang_args, size_t n_clang_args,
                                              evgen_diags *diags)
 {
-    evgen_frontend_options opts = {path, clang_args, n_clang_args, NULL};
+    evgen_frontend_options opts = {path, clang_args, n_clang_args, NULL, NULL};
     evgen_model model;
     evgen_model_init(&model);
     const evgen_reader_manifest *m = NULL;

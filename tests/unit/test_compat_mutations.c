@@ -143,7 +143,7 @@ typedef struct outcome {
 
 static outcome run_check(fixture *fx, const char *text, evgen_compat_mode mode)
 {
-    evgen_frontend_options opts = {MANIFEST_PATH, NULL, 0, text};
+    evgen_frontend_options opts = {MANIFEST_PATH, NULL, 0, text, NULL};
     evgen_model model;
     evgen_diags diags;
     evgen_model_init(&model);

@@ -26,7 +26,7 @@ typedef struct loaded {
 static loaded *load(const char *text, const char *const *args, size_t n_args)
 {
     loaded *l = evgen_xcalloc(1, sizeof *l);
-    evgen_frontend_options opts = {MEMORY_MANIFEST, args, n_args, text};
+    evgen_frontend_options opts = {MEMORY_MANIFEST, args, n_args, text, NULL};
     evgen_model_init(&l->model);
     evgen_diags_init(&l->diags);
     l->rc = evgen_load_manifest(&opts, &l->model, &l->diags);

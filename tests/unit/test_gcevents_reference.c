@@ -75,7 +75,7 @@ static int setup(void **state)
         for (size_t i = n; i < N_COLS; i++)
             r->cols[i] = "";
     }
-    evgen_frontend_options opts = {MANIFEST_PATH, NULL, 0, NULL};
+    evgen_frontend_options opts = {MANIFEST_PATH, NULL, 0, NULL, NULL};
     evgen_diags diags;
     evgen_diags_init(&diags);
     evgen_model_init(&fx->model);

@@ -16,7 +16,7 @@
 
 static void load_model(const char *text, evgen_model *model)
 {
-    evgen_frontend_options opts = {"/virtual/lock_test.h", NULL, 0, text};
+    evgen_frontend_options opts = {"/virtual/lock_test.h", NULL, 0, text, NULL};
     evgen_diags diags;
     evgen_diags_init(&diags);
     evgen_model_init(model);
