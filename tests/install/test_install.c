@@ -21,11 +21,11 @@
 #include <cmocka.h>
 
 #include "install_config.h"
+#include "installed_prefix.h"
 #include "test_support.h"
 
 static struct {
-    char *tmp;          /* everything below lives here; removed at the end */
-    char *prefix;       /* tmp/prefix: the install */
+    installed_prefix in; /* tmp: everything below lives here; prefix: the install */
     char *project;      /* tmp/src dir/project: a copy of tests/install/project */
     char *ninja_build;  /* tmp/build-ninja */
     int ninja_built;
@@ -41,7 +41,7 @@ static void touch(const char *path)
 /* Configures tests/install/project against the install with `generator` into `build`. */
 static void configure_project(const char *generator, const char *make_program, const char *build)
 {
-    char *prefix_arg = evgen_test_format("-DCMAKE_PREFIX_PATH=%s", fx.prefix);
+    char *prefix_arg = evgen_test_format("-DCMAKE_PREFIX_PATH=%s", fx.in.prefix);
     char *make_arg = evgen_test_format("-DCMAKE_MAKE_PROGRAM=%s", make_program);
     char *cc_arg = evgen_test_format("-DCMAKE_C_COMPILER=%s", EVGEN_TEST_C_COMPILER);
     char *cflags_arg = evgen_test_format("-DCMAKE_C_FLAGS=-Wall -Wextra -Werror %s", EVGEN_TEST_C_FLAGS);
@@ -52,7 +52,7 @@ static void configure_project(const char *generator, const char *make_program, c
     /* find_package found this install, not another evgen of the machine. */
     char *cache_path = evgen_test_format("%s/CMakeCache.txt", build);
     char *cache = evgen_test_read(cache_path);
-    char *expected = evgen_test_format("evgen_DIR:PATH=%s/%s/cmake/evgen\n", fx.prefix, EVGEN_TEST_INSTALL_LIBDIR);
+    char *expected = evgen_test_format("evgen_DIR:PATH=%s/%s/cmake/evgen\n", fx.in.prefix, EVGEN_TEST_INSTALL_LIBDIR);
     assert_non_null(cache);
     if (!strstr(cache, expected))
         fail_msg("%s does not hold %s", cache_path, expected);
@@ -97,21 +97,16 @@ static void need_ninja(void)
 static int group_setup(void **state)
 {
     (void)state;
-    fx.tmp = evgen_test_tempdir();
-    fx.prefix = evgen_test_format("%s/prefix", fx.tmp);
-    fx.ninja_build = evgen_test_format("%s/build-ninja", fx.tmp);
-    char *src = evgen_test_format("%s/src dir", fx.tmp);
+    if (installed_prefix_setup(&fx.in) != 0)
+        return -1;
+    fx.ninja_build = evgen_test_format("%s/build-ninja", fx.in.tmp);
+    char *src = evgen_test_format("%s/src dir", fx.in.tmp);
     fx.project = evgen_test_format("%s/project", src);
     if (mkdir(src, 0777) != 0)
         return -1;
-    const char *install[] = {EVGEN_TEST_CMAKE_EXE, "--install", EVGEN_BINARY_DIR, "--prefix", fx.prefix, NULL};
     const char *copy[] = {"/bin/cp", "-R", EVGEN_SOURCE_DIR "/tests/install/project", src, NULL};
-    char *out = NULL;
-    int rc = evgen_test_run_merged(install, NULL, &out);
-    if (rc != 0)
-        fprintf(stderr, "cmake --install %s --prefix %s failed:\n%s\n", EVGEN_BINARY_DIR, fx.prefix, out);
-    free(out);
-    if (rc == 0 && evgen_test_run_merged(copy, NULL, NULL) != 0) {
+    int rc = 0;
+    if (evgen_test_run_merged(copy, NULL, NULL) != 0) {
         fprintf(stderr, "cannot copy the project to %s\n", src);
         rc = -1;
     }
@@ -122,12 +117,7 @@ static int group_setup(void **state)
 static int group_teardown(void **state)
 {
     (void)state;
-    if (getenv("EVGEN_TEST_KEEP"))
-        fprintf(stderr, "kept %s\n", fx.tmp);
-    else
-        evgen_test_rmtree(fx.tmp);
-    free(fx.tmp);
-    free(fx.prefix);
+    installed_prefix_teardown(&fx.in);
     free(fx.project);
     free(fx.ninja_build);
     return 0;
@@ -165,7 +155,7 @@ static void test_installed_files(void **state)
     };
     size_t missing = 0;
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
-        char *path = evgen_test_format("%s/%s", fx.prefix, files[i]);
+        char *path = evgen_test_format("%s/%s", fx.in.prefix, files[i]);
         if (!evgen_test_exists(path)) {
             fprintf(stderr, "not installed: %s\n", path);
             missing++;
@@ -175,7 +165,7 @@ static void test_installed_files(void **state)
     assert_int_equal(missing, 0);
 
     /* The installed evgen runs, and is this version. */
-    char *evgen = evgen_test_format("%s/%s/evgen", fx.prefix, EVGEN_TEST_INSTALL_BINDIR);
+    char *evgen = evgen_test_format("%s/%s/evgen", fx.in.prefix, EVGEN_TEST_INSTALL_BINDIR);
     const char *version[] = {evgen, "--version", NULL};
     char *out = evgen_test_must_run(version, NULL);
     char *expected = evgen_test_format("evgen %s\n", EVGEN_TEST_PROJECT_VERSION);
@@ -192,7 +182,7 @@ static void test_installed_files(void **state)
         EVGEN_TEST_INSTALL_LIBDIR "/pkgconfig/evgen-reader.pc",
     };
     for (size_t i = 0; i < sizeof relocatable / sizeof relocatable[0]; i++) {
-        char *path = evgen_test_format("%s/%s", fx.prefix, relocatable[i]);
+        char *path = evgen_test_format("%s/%s", fx.in.prefix, relocatable[i]);
         char *text = evgen_test_read(path);
         assert_non_null(text);
         if (strstr(text, EVGEN_BINARY_DIR) || strstr(text, EVGEN_SOURCE_DIR "/"))
@@ -212,7 +202,7 @@ static void test_project_builds_and_runs(void **state)
     /* The generation ran the installed evgen. */
     char *ninja_file = evgen_test_format("%s/build.ninja", fx.ninja_build);
     char *text = evgen_test_read(ninja_file);
-    char *evgen = evgen_test_format("%s/%s/evgen gen app_events.h", fx.prefix, EVGEN_TEST_INSTALL_BINDIR);
+    char *evgen = evgen_test_format("%s/%s/evgen gen app_events.h", fx.in.prefix, EVGEN_TEST_INSTALL_BINDIR);
     assert_non_null(text);
     if (!strstr(text, evgen))
         fail_msg("%s does not run %s", ninja_file, evgen);
@@ -257,9 +247,9 @@ static void test_regeneration_ninja(void **state)
     char *text = evgen_test_read(depfile);
     assert_non_null(text);
     char *target = evgen_test_format("%s/evgen/app/app_runtime.h: \\\n", fx.ninja_build);
-    char *manifest = evgen_test_format("%s/src\\ dir/project/app_events.h \\\n", fx.tmp);
-    char *header = evgen_test_format("%s/src\\ dir/project/app_types.h", fx.tmp);
-    char *lock = evgen_test_format("%s/src\\ dir/project/app_events.lock\n", fx.tmp);
+    char *manifest = evgen_test_format("%s/src\\ dir/project/app_events.h \\\n", fx.in.tmp);
+    char *header = evgen_test_format("%s/src\\ dir/project/app_types.h", fx.in.tmp);
+    char *lock = evgen_test_format("%s/src\\ dir/project/app_events.lock\n", fx.in.tmp);
     if (strncmp(text, target, strlen(target)) != 0 || !strstr(text, manifest) || !strstr(text, header) ||
         !strstr(text, lock) || strstr(text, "evgen-builtin") || strstr(text, "manifest_end.h"))
         EVGEN_FAIL_LONG("unexpected depfile %s:\n%s", depfile, text);
@@ -273,7 +263,7 @@ static void test_regeneration_ninja(void **state)
     char *types = evgen_test_format("%s/app_types.h", fx.project);
     char *events = evgen_test_format("%s/app_events.h", fx.project);
     char *lockfile = evgen_test_format("%s/app_events.lock", fx.project);
-    char *evgen = evgen_test_format("%s/%s/evgen", fx.prefix, EVGEN_TEST_INSTALL_BINDIR);
+    char *evgen = evgen_test_format("%s/%s/evgen", fx.in.prefix, EVGEN_TEST_INSTALL_BINDIR);
     assert_touch_regenerates(types);    /* a header the manifest includes: from the depfile */
     assert_touch_regenerates(events);   /* the manifest */
     assert_touch_regenerates(lockfile); /* its lock */
@@ -291,7 +281,7 @@ static void test_regeneration_make(void **state)
     (void)state;
     if (!EVGEN_TEST_MAKE_EXE[0])
         skip(); /* no make on this machine */
-    char *build = evgen_test_format("%s/build-make", fx.tmp);
+    char *build = evgen_test_format("%s/build-make", fx.in.tmp);
     configure_project("Unix Makefiles", EVGEN_TEST_MAKE_EXE, build);
     char *out = build_project(EVGEN_TEST_MAKE_EXE, build, 0);
     assert_non_null(strstr(out, "evgen: generating app from app_events.h"));
@@ -320,8 +310,8 @@ static void test_regeneration_make(void **state)
 static void test_depfile_escaping(void **state)
 {
     (void)state;
-    char *dir = evgen_test_format("%s/odd #$ dir", fx.tmp);
-    char *out_dir = evgen_test_format("%s/out", fx.tmp);
+    char *dir = evgen_test_format("%s/odd #$ dir", fx.in.tmp);
+    char *out_dir = evgen_test_format("%s/out", fx.in.tmp);
     assert_int_equal(mkdir(dir, 0777), 0);
     assert_int_equal(mkdir(out_dir, 0777), 0);
     static const char *const files[] = {"app_events.h", "app_types.h"};
@@ -335,15 +325,15 @@ static void test_depfile_escaping(void **state)
         free(to);
         free(from);
     }
-    char *evgen = evgen_test_format("%s/%s/evgen", fx.prefix, EVGEN_TEST_INSTALL_BINDIR);
+    char *evgen = evgen_test_format("%s/%s/evgen", fx.in.prefix, EVGEN_TEST_INSTALL_BINDIR);
     char *depfile = evgen_test_format("%s/app.d", out_dir);
     const char *argv[] = {evgen, "gen", "app_events.h", "-o", out_dir, "--name", "app", "--depfile", depfile, NULL};
     free(evgen_test_must_run(argv, dir));
     char *text = evgen_test_read(depfile);
     assert_non_null(text);
     char *target = evgen_test_format("%s/app_runtime.h: \\\n", out_dir);
-    char *manifest = evgen_test_format("  %s/odd\\ \\#$$\\ dir/app_events.h \\\n", fx.tmp);
-    char *header = evgen_test_format("  %s/odd\\ \\#$$\\ dir/app_types.h", fx.tmp);
+    char *manifest = evgen_test_format("  %s/odd\\ \\#$$\\ dir/app_events.h \\\n", fx.in.tmp);
+    char *header = evgen_test_format("  %s/odd\\ \\#$$\\ dir/app_types.h", fx.in.tmp);
     if (strncmp(text, target, strlen(target)) != 0 || !strstr(text, manifest) || !strstr(text, header))
         EVGEN_FAIL_LONG("unexpected depfile:\n%s", text);
     /* Without --lock, the lock is no prerequisite. */
@@ -394,7 +384,7 @@ static void test_pkg_config(void **state)
     (void)state;
     if (!EVGEN_TEST_PKG_CONFIG_EXE[0])
         fail_msg("pkg-config not found: install it (scripts/deps.sh installs pkg-config)");
-    char *pc_path = evgen_test_format("%s/%s/pkgconfig", fx.prefix, EVGEN_TEST_INSTALL_LIBDIR);
+    char *pc_path = evgen_test_format("%s/%s/pkgconfig", fx.in.prefix, EVGEN_TEST_INSTALL_LIBDIR);
     setenv("PKG_CONFIG_PATH", pc_path, 1);
 
     const char *modversion[] = {EVGEN_TEST_PKG_CONFIG_EXE, "--modversion", "evgen-runtime", "evgen-reader", NULL};
@@ -422,7 +412,7 @@ static void test_pkg_config(void **state)
     free(out);
 
     /* One file, compiled and linked with the flags pkg-config gives, then run. */
-    char *program = evgen_test_format("%s/pkgconfig_main", fx.tmp);
+    char *program = evgen_test_format("%s/pkgconfig_main", fx.in.tmp);
     const char *compile[] = {"/bin/sh", "-c",
                              "\"$1\" $2 \"$3\" -o \"$4\" $5 $(\"$6\" --cflags --libs evgen-runtime evgen-reader)",
                              "sh", EVGEN_TEST_C_COMPILER, EVGEN_TEST_C_FLAGS,

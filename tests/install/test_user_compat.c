@@ -19,12 +19,12 @@
 #include <cmocka.h>
 
 #include "install_config.h"
+#include "installed_prefix.h"
 #include "test_support.h"
 
 static struct {
-    char *tmp;    /* everything below lives here; removed at the end */
-    char *prefix; /* tmp/prefix: the install */
-    char *evgen;  /* the installed evgen */
+    installed_prefix in;
+    char *evgen; /* the installed evgen */
 } fx;
 
 typedef struct project {
@@ -36,27 +36,15 @@ typedef struct project {
 static int group_setup(void **state)
 {
     (void)state;
-    fx.tmp = evgen_test_tempdir();
-    fx.prefix = evgen_test_format("%s/prefix", fx.tmp);
-    fx.evgen = evgen_test_format("%s/%s/evgen", fx.prefix, EVGEN_TEST_INSTALL_BINDIR);
-    const char *install[] = {EVGEN_TEST_CMAKE_EXE, "--install", EVGEN_BINARY_DIR, "--prefix", fx.prefix, NULL};
-    char *out = NULL;
-    int rc = evgen_test_run_merged(install, NULL, &out);
-    if (rc != 0)
-        fprintf(stderr, "cmake --install %s --prefix %s failed:\n%s\n", EVGEN_BINARY_DIR, fx.prefix, out);
-    free(out);
-    return rc == 0 ? 0 : -1;
+    int rc = installed_prefix_setup(&fx.in);
+    fx.evgen = evgen_test_format("%s/%s/evgen", fx.in.prefix, EVGEN_TEST_INSTALL_BINDIR);
+    return rc;
 }
 
 static int group_teardown(void **state)
 {
     (void)state;
-    if (getenv("EVGEN_TEST_KEEP"))
-        fprintf(stderr, "kept %s\n", fx.tmp);
-    else
-        evgen_test_rmtree(fx.tmp);
-    free(fx.tmp);
-    free(fx.prefix);
+    installed_prefix_teardown(&fx.in);
     free(fx.evgen);
     return 0;
 }
@@ -71,8 +59,8 @@ static void project_open(project *p, const char *generator, const char *make_pro
             *c = '-';
     p->generator = generator;
     p->multi_config = multi_config;
-    p->src = evgen_test_format("%s/src-%s", fx.tmp, slug);
-    p->build = evgen_test_format("%s/build-%s", fx.tmp, slug);
+    p->src = evgen_test_format("%s/src-%s", fx.in.tmp, slug);
+    p->build = evgen_test_format("%s/build-%s", fx.in.tmp, slug);
     p->manifest = evgen_test_format("%s/events.h", p->src);
     const char *copy[] = {"/bin/cp", "-R", EVGEN_SOURCE_DIR "/tests/install/compat_project", p->src, NULL};
     free(evgen_test_must_run(copy, NULL));
@@ -80,7 +68,7 @@ static void project_open(project *p, const char *generator, const char *make_pro
     const char *lock[] = {fx.evgen, "lock", "events.h", NULL};
     free(evgen_test_must_run(lock, p->src));
 
-    char *prefix_arg = evgen_test_format("-DCMAKE_PREFIX_PATH=%s", fx.prefix);
+    char *prefix_arg = evgen_test_format("-DCMAKE_PREFIX_PATH=%s", fx.in.prefix);
     char *make_arg = evgen_test_format("-DCMAKE_MAKE_PROGRAM=%s", make_program);
     char *cc_arg = evgen_test_format("-DCMAKE_C_COMPILER=%s", EVGEN_TEST_C_COMPILER);
     char *cflags_arg = evgen_test_format("-DCMAKE_C_FLAGS=-Wall -Wextra -Werror %s", EVGEN_TEST_C_FLAGS);

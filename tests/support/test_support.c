@@ -169,3 +169,17 @@ char *evgen_test_replace(const char *text, const char *from, const char *to)
     strcpy(r + head + to_len, at + from_len);
     return r;
 }
+
+evgen_test_output evgen_test_capture(const char *const argv[], const char *cwd)
+{
+    evgen_test_output o;
+    o.status = evgen_test_run(argv, cwd, &o.out, &o.err);
+    return o;
+}
+
+void evgen_test_output_free(evgen_test_output *o)
+{
+    free(o->out);
+    free(o->err);
+    o->out = o->err = NULL;
+}

@@ -9,6 +9,14 @@
  * stdout and stderr into newly allocated strings (the caller frees). Returns the exit status,
  * or -1 if the program could not be run or did not exit normally. */
 int evgen_test_run(const char *const argv[], const char *cwd, char **out, char **err);
+/* evgen_test_run's status and outputs, kept apart (evgen_test_output_free frees them). */
+typedef struct evgen_test_output {
+    int status;
+    char *out, *err;
+} evgen_test_output;
+evgen_test_output evgen_test_capture(const char *const argv[], const char *cwd);
+void evgen_test_output_free(evgen_test_output *o);
+
 /* evgen_test_run with one output (if `output` is not NULL; the caller frees): stdout, then stderr,
  * on a line of its own when stdout does not end a line. */
 int evgen_test_run_merged(const char *const argv[], const char *cwd, char **output);

@@ -25,23 +25,6 @@ typedef struct repo {
     char *dir, *sub, *manifest, *lock;
 } repo;
 
-typedef struct run_result {
-    int status;
-    char *out, *err;
-} run_result;
-
-static run_result run_in(const char *cwd, const char *const argv[])
-{
-    run_result r;
-    r.status = evgen_test_run(argv, cwd, &r.out, &r.err);
-    return r;
-}
-
-static void free_result(run_result *r)
-{
-    free(r->out);
-    free(r->err);
-}
 
 static void git(const repo *g, const char *a1, const char *a2, const char *a3, const char *a4)
 {
@@ -50,10 +33,10 @@ static void git(const repo *g, const char *a1, const char *a2, const char *a3, c
     free(evgen_test_must_run(argv, g->dir));
 }
 
-static run_result check(const repo *g, const char *against)
+static evgen_test_output check(const repo *g, const char *against)
 {
     const char *argv[] = {EVGEN_EXE, "check", "m/events.h", against ? "--against" : NULL, against, NULL};
-    return run_in(g->dir, argv);
+    return evgen_test_capture(argv, g->dir);
 }
 
 static int git_available(void)
@@ -129,41 +112,41 @@ static void test_against_a_revision(void **state)
         skip();
     /* No lock at REV (nor now): the manifest is new, which passes. */
     git(g, "commit", "-qm", "empty", "--allow-empty");
-    run_result r = check(g, "HEAD");
+    evgen_test_output r = check(g, "HEAD");
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "does not exist at HEAD"));
-    free_result(&r);
+    evgen_test_output_free(&r);
 
     lock_and_commit(g, "events v0");
     retype_in_both(g);
     r = check(g, NULL);
     assert_int_equal(r.status, 0); /* the edited lock agrees with the edited manifest */
-    free_result(&r);
+    evgen_test_output_free(&r);
     r = check(g, "HEAD"); /* the working tree against the last commit */
     assert_int_equal(r.status, 1);
     assert_string_equal(r.out, "");
     assert_non_null(strstr(r.err, "m/events.h:5:"));
     assert_non_null(strstr(r.err, "error: field 'Size' of locked version 0 of 'Tick' is retyped"));
     assert_non_null(strstr(r.err, "HEAD:m/events.lock:"));
-    free_result(&r);
+    evgen_test_output_free(&r);
 
     git(g, "commit", "-qam", "retype Size", NULL);
     r = check(g, "HEAD~1");
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "m/events.h:5:"));
-    free_result(&r);
+    evgen_test_output_free(&r);
     r = check(g, "HEAD"); /* the commit itself holds the edited lock */
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "keeps every version HEAD:m/events.lock locked"));
-    free_result(&r);
+    evgen_test_output_free(&r);
 
     /* From the manifest's directory: the lock's path is found relative to the repository's top. */
     const char *argv[] = {EVGEN_EXE, "check", "events.h", "--against", "HEAD~1", NULL};
-    r = run_in(g->sub, argv);
+    r = evgen_test_capture(argv, g->sub);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "events.h:5:"));
     assert_non_null(strstr(r.err, "HEAD~1:m/events.lock:"));
-    free_result(&r);
+    evgen_test_output_free(&r);
 }
 
 static void test_against_a_lock_file(void **state)
@@ -176,16 +159,16 @@ static void test_against_a_lock_file(void **state)
     char *text = evgen_test_read(g->lock);
     evgen_test_write(old, text);
     retype_in_both(g);
-    run_result r = check(g, "old.lock");
+    evgen_test_output r = check(g, "old.lock");
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "m/events.h:5:"));
     assert_non_null(strstr(r.err, "old.lock:"));
-    free_result(&r);
+    evgen_test_output_free(&r);
     evgen_test_write(g->manifest, manifest_v0);
     evgen_test_write(g->lock, text);
     r = check(g, "old.lock");
     assert_int_equal(r.status, 0);
-    free_result(&r);
+    evgen_test_output_free(&r);
     free(text);
     free(old);
 }
@@ -196,21 +179,21 @@ static void test_against_nothing_known(void **state)
     if (!g)
         skip();
     lock_and_commit(g, "events v0");
-    run_result r = check(g, "nosuchrev");
+    evgen_test_output r = check(g, "nosuchrev");
     assert_int_equal(r.status, 1);
     assert_string_equal(r.out, "");
     assert_non_null(strstr(r.err, "--against 'nosuchrev' is neither a lock file nor a git revision"));
-    free_result(&r);
+    evgen_test_output_free(&r);
 
     /* Outside any repository. */
     char *dir = evgen_test_tempdir();
     char *manifest = evgen_test_format("%s/events.h", dir);
     evgen_test_write(manifest, manifest_v0);
     const char *argv[] = {EVGEN_EXE, "check", "events.h", "--against", "HEAD", NULL};
-    r = run_in(dir, argv);
+    r = evgen_test_capture(argv, dir);
     assert_int_equal(r.status, 1);
     assert_non_null(strstr(r.err, "--against 'HEAD': no such lock file, and '.' is not in a git repository"));
-    free_result(&r);
+    evgen_test_output_free(&r);
     evgen_test_rmtree(dir);
     free(manifest);
     free(dir);

@@ -19,29 +19,17 @@
 static const char *const commands[] = {"describe", "check", "lock", "gen", "dump", "convert"};
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
-typedef struct run_result {
-    int status;
-    char *out, *err;
-} run_result;
-
 /* Runs evgen with up to 6 arguments (NULL ends them). */
-static run_result evgen(const char *a1, const char *a2, const char *a3, const char *a4, const char *a5,
+static evgen_test_output evgen(const char *a1, const char *a2, const char *a3, const char *a4, const char *a5,
                         const char *a6)
 {
     const char *argv[] = {EVGEN_EXE, a1, a2, a3, a4, a5, a6, NULL};
-    run_result r;
-    r.status = evgen_test_run(argv, NULL, &r.out, &r.err);
-    return r;
+    return evgen_test_capture(argv, NULL);
 }
 
-static void free_result(run_result *r)
-{
-    free(r->out);
-    free(r->err);
-}
 
 /* A usage error: status 2, nothing on stdout, exactly `message` and the pointer to the help. */
-static void assert_usage_error(run_result r, const char *command, const char *message)
+static void assert_usage_error(evgen_test_output r, const char *command, const char *message)
 {
     char *expected = command ? evgen_test_format("evgen %s: %s\nTry 'evgen %s --help'.\n", command, message, command)
                              : evgen_test_format("evgen: %s\nTry 'evgen --help'.\n", message);
@@ -49,53 +37,53 @@ static void assert_usage_error(run_result r, const char *command, const char *me
     assert_string_equal(r.out, "");
     assert_string_equal(r.err, expected);
     free(expected);
-    free_result(&r);
+    evgen_test_output_free(&r);
 }
 
 static void test_help_of_every_command(void **state)
 {
     (void)state;
     for (size_t i = 0; i < N_COMMANDS; i++) {
-        run_result help = evgen(commands[i], "--help", NULL, NULL, NULL, NULL);
+        evgen_test_output help = evgen(commands[i], "--help", NULL, NULL, NULL, NULL);
         assert_int_equal(help.status, 0);
         assert_string_equal(help.err, "");
         char *head = evgen_test_format("usage: evgen %s ", commands[i]);
         assert_true(strncmp(help.out, head, strlen(head)) == 0);
         free(head);
-        run_result h = evgen(commands[i], "-h", NULL, NULL, NULL, NULL);
-        run_result via_help = evgen("help", commands[i], NULL, NULL, NULL, NULL);
-        run_result after = evgen(commands[i], GCEVENTS, "--help", NULL, NULL, NULL); /* after an operand */
+        evgen_test_output h = evgen(commands[i], "-h", NULL, NULL, NULL, NULL);
+        evgen_test_output via_help = evgen("help", commands[i], NULL, NULL, NULL, NULL);
+        evgen_test_output after = evgen(commands[i], GCEVENTS, "--help", NULL, NULL, NULL); /* after an operand */
         assert_int_equal(h.status, 0);
         assert_int_equal(via_help.status, 0);
         assert_int_equal(after.status, 0);
         assert_string_equal(h.out, help.out);
         assert_string_equal(via_help.out, help.out);
         assert_string_equal(after.out, help.out);
-        free_result(&help);
-        free_result(&h);
-        free_result(&via_help);
-        free_result(&after);
+        evgen_test_output_free(&help);
+        evgen_test_output_free(&h);
+        evgen_test_output_free(&via_help);
+        evgen_test_output_free(&after);
     }
     /* Each lists its own options only. */
-    run_result r = evgen("describe", "--help", NULL, NULL, NULL, NULL);
+    evgen_test_output r = evgen("describe", "--help", NULL, NULL, NULL, NULL);
     assert_non_null(strstr(r.out, "  --json "));
     assert_null(strstr(r.out, "--lock"));
-    free_result(&r);
+    evgen_test_output_free(&r);
     r = evgen("check", "--help", NULL, NULL, NULL, NULL);
     assert_non_null(strstr(r.out, "  --against REV "));
     assert_null(strstr(r.out, "--json"));
     assert_null(strstr(r.out, "-o DIR"));
-    free_result(&r);
+    evgen_test_output_free(&r);
     r = evgen("gen", "--help", NULL, NULL, NULL, NULL);
     assert_non_null(strstr(r.out, "  -o DIR "));
     assert_null(strstr(r.out, "--against"));
-    free_result(&r);
+    evgen_test_output_free(&r);
 }
 
 static void test_general_help_and_version(void **state)
 {
     (void)state;
-    run_result help = evgen("--help", NULL, NULL, NULL, NULL, NULL);
+    evgen_test_output help = evgen("--help", NULL, NULL, NULL, NULL, NULL);
     assert_int_equal(help.status, 0);
     assert_string_equal(help.err, "");
     assert_true(strncmp(help.out, "usage: evgen COMMAND", 20) == 0);
@@ -106,19 +94,19 @@ static void test_general_help_and_version(void **state)
     }
     static const char *const same[] = {"-h", "help"};
     for (size_t i = 0; i < 2; i++) {
-        run_result r = evgen(same[i], NULL, NULL, NULL, NULL, NULL);
+        evgen_test_output r = evgen(same[i], NULL, NULL, NULL, NULL, NULL);
         assert_int_equal(r.status, 0);
         assert_string_equal(r.out, help.out);
-        free_result(&r);
+        evgen_test_output_free(&r);
     }
-    free_result(&help);
+    evgen_test_output_free(&help);
 
     assert_usage_error(evgen("help", "nosuch", NULL, NULL, NULL, NULL), NULL, "no command 'nosuch' to help with");
     assert_usage_error(evgen(NULL, NULL, NULL, NULL, NULL, NULL), NULL, "missing the command");
     assert_usage_error(evgen("--frobnicate", NULL, NULL, NULL, NULL, NULL), NULL, "unknown option '--frobnicate'");
     assert_usage_error(evgen("frob", GCEVENTS, NULL, NULL, NULL, NULL), NULL, "unknown command 'frob'");
 
-    run_result v = evgen("--version", NULL, NULL, NULL, NULL, NULL);
+    evgen_test_output v = evgen("--version", NULL, NULL, NULL, NULL, NULL);
     assert_int_equal(v.status, 0);
     assert_string_equal(v.err, "");
     unsigned major, minor, patch;
@@ -128,12 +116,12 @@ static void test_general_help_and_version(void **state)
     static const char *const also[][2] = {{"-V", NULL}, {"check", "--version"}, {"gen", "-V"}, {"dump", "-V"},
                                           {"convert", "--version"}};
     for (size_t i = 0; i < sizeof also / sizeof also[0]; i++) {
-        run_result r = evgen(also[i][0], also[i][1], NULL, NULL, NULL, NULL);
+        evgen_test_output r = evgen(also[i][0], also[i][1], NULL, NULL, NULL, NULL);
         assert_int_equal(r.status, 0);
         assert_string_equal(r.out, v.out);
-        free_result(&r);
+        evgen_test_output_free(&r);
     }
-    free_result(&v);
+    evgen_test_output_free(&v);
 }
 
 static void test_usage_errors_name_the_problem(void **state)
@@ -191,7 +179,7 @@ static void test_option_spellings(void **state)
         {"describe", manifest, "-DID=1", "-U", "ID", i_joined}, /* -U: #error */
     };
     for (size_t i = 0; i < sizeof spellings / sizeof spellings[0]; i++) {
-        run_result r = evgen(spellings[i][0], spellings[i][1], spellings[i][2], spellings[i][3], spellings[i][4],
+        evgen_test_output r = evgen(spellings[i][0], spellings[i][1], spellings[i][2], spellings[i][3], spellings[i][4],
                              spellings[i][5]);
         if (i < 4) {
             assert_int_equal(r.status, 0);
@@ -200,28 +188,28 @@ static void test_option_spellings(void **state)
             assert_int_equal(r.status, 1);
             assert_non_null(strstr(r.err, "ID is not defined"));
         }
-        free_result(&r);
+        evgen_test_output_free(&r);
     }
     char *define = evgen_test_format("%s/define.h", dir);
     evgen_test_write(define, "#define ID 9\n");
-    run_result r = evgen("describe", "-include", define, "-I", inc, manifest);
+    evgen_test_output r = evgen("describe", "-include", define, "-I", inc, manifest);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "event E id=10 "));
-    free_result(&r);
+    evgen_test_output_free(&r);
     r = evgen("describe", manifest, "-I", inc, "-DID=1", "--target=x86_64-linux-gnu");
     assert_int_equal(r.status, 0);
-    free_result(&r);
+    evgen_test_output_free(&r);
     r = evgen("describe", "--target", "x86_64-linux-gnu", "-target", "x86_64-linux-gnu", manifest);
     assert_int_equal(r.status, 1); /* no -I: the options themselves were taken, the header not found */
     assert_non_null(strstr(r.err, "'ids.h' file not found"));
-    free_result(&r);
+    evgen_test_output_free(&r);
     r = evgen("lock", lock_eq, "-DID=1", i_joined, manifest, NULL);
     assert_int_equal(r.status, 0);
-    free_result(&r);
+    evgen_test_output_free(&r);
     r = evgen("check", "--lock", lock, manifest, "-DID=1", i_joined);
     assert_int_equal(r.status, 0);
     assert_non_null(strstr(r.out, "matches"));
-    free_result(&r);
+    evgen_test_output_free(&r);
 
     evgen_test_rmtree(dir);
     free(define);
@@ -343,7 +331,7 @@ static void test_man_page_matches_the_help(void **state)
     char *man = evgen_test_read(EVGEN_SOURCE_DIR "/docs/evgen.1");
     assert_non_null(man);
     for (size_t i = 0; i <= N_COMMANDS; i++) {
-        run_result r = i < N_COMMANDS ? evgen(commands[i], "--help", NULL, NULL, NULL, NULL)
+        evgen_test_output r = i < N_COMMANDS ? evgen(commands[i], "--help", NULL, NULL, NULL, NULL)
                                       : evgen("--help", NULL, NULL, NULL, NULL, NULL);
         assert_int_equal(r.status, 0);
         char *heading = i < N_COMMANDS ? evgen_test_format("\n.SS evgen %s\n", commands[i])
@@ -355,7 +343,7 @@ static void test_man_page_matches_the_help(void **state)
         free(in_help);
         free(in_man);
         free(heading);
-        free_result(&r);
+        evgen_test_output_free(&r);
     }
     free(man);
 }
