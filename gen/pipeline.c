@@ -28,8 +28,9 @@ static bool history_errors_only(const evgen_diags *d)
     return d->n_errors > 0;
 }
 
-/* When the lock beside the manifest explains the history errors (the edit broke a shipped
- * version), its diagnostics replace them: they point at the edited line and say what it was.
+/* When the lock (`lock_path`, else the one beside the manifest) explains the history errors (the
+ * edit broke a shipped version), its diagnostics replace them: they point at the edited line and
+ * say what it was.
  * Errors the lock does not explain (an event or version not yet locked) stay as they are. */
 static void explain_with_lock(evgen_model *model, const char *lock_path, evgen_diags *found)
 {
