@@ -1,84 +1,261 @@
-/* emit.c — evgen_emit_begin_slow: everything the inline fast path leaves out (first emit on a
- * thread, a full or claimed buffer, no session, a payload too big, no free buffer). */
+/* emit.c — evgen_emit_begin_slow and evgen_emit_copy: everything the inline fast path leaves out
+ * (a thread's first emit, joining a session, a full or claimed buffer, no free buffer, a payload
+ * too big, a nested emit beyond EVGEN_MAX_NESTING, a record for several sessions).
+ *
+ * All of it is async-signal-safe: no lock, no malloc; the system calls are gettid, mmap, futex and
+ * sched_yield, and errno is kept. An emit *nested* in another of its thread (a signal handler that
+ * interrupted an emit or a runtime call) never waits: where it would, it drops and counts. A top
+ * emit may wait (EVGEN_WHEN_FULL_WAIT, or a flusher's claim) with its depth lowered, so nothing
+ * waits for it meanwhile. */
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+
 #include "internal.h"
 
-static void take_buffer(rt_thread *t, rt_buffer *b)
+/* How long an emit may wait for a buffer. */
+enum {
+    WAIT_NEVER,  /* nested in another emit or a runtime call: drop and count instead */
+    WAIT_WRITER, /* a copy for another session: only for the writer to return a buffer, with depth
+                  * kept raised (the record being copied lies in a stream a flusher would take) */
+    WAIT_ANY     /* a top emit: for the writer, a flusher's claim, idle threads' buffers */
+};
+
+typedef struct reservation {
+    rt_thread *t;
+    unsigned slot, level;
+    int wait;
+    const evgen_manifest_desc *manifest;
+    uint32_t type, payload;
+    int variable;
+} reservation;
+
+static uint32_t drop(const reservation *r, int in_stream)
 {
-    t->buf = b;
-    b->base_ticks = t->pub.last_ts; /* the block's first delta is relative to it */
-    t->block_first = t->pub.written;
-    t->pub.pos = b->data + EVGEN_RT_BLOCK_HEADER_SIZE;
-    t->pub.end = t->pub.pos + b->capacity;
+    __atomic_fetch_add(&r->t->sess[r->slot].dropped, 1, __ATOMIC_RELAXED);
+    if (in_stream)
+        r->t->streams[r->slot][r->level].dropped_since_block++; /* the stream's owner: this emit */
+    return EVGEN_EMIT_DROPPED;
 }
 
-/* Under the lock. Returns 0 with T holding a buffer, or the status to return. */
-static uint32_t get_buffer(evgen_session *s, rt_thread *t, const evgen_manifest_desc *m, uint32_t type)
+static void lower_depth(const reservation *r)
 {
+    __atomic_store_n(&r->t->pub.depth, r->level, __ATOMIC_RELEASE);
+}
+
+static void raise_depth(const reservation *r)
+{
+    __atomic_store_n(&r->t->pub.depth, r->level + 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
+/* No buffer free in S. A top WAIT emit waits (depth lowered, S kept alive by `waiters`); when
+ * nothing is on its way back from the writer, every buffer sits, partly filled, in threads that
+ * may be idle for good: it takes them (under the lock, which no code of this thread holds, as
+ * the thread is not inside the runtime). */
+static void wait_for_buffer(const reservation *r, evgen_session *s)
+{
+    __atomic_fetch_add(&s->waiters, 1, __ATOMIC_ACQ_REL);
+    lower_depth(r);
+    uint32_t gen = __atomic_load_n(&evgen_rt.pool_gen, __ATOMIC_ACQUIRE);
+    if (__atomic_load_n(&s->n_free, __ATOMIC_ACQUIRE) == 0 && __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == RT_OPEN) {
+        if (__atomic_load_n(&s->n_inflight, __ATOMIC_ACQUIRE) == 0) {
+            evgen_rt_lock();
+            if (evgen_rt.slots[r->slot] == s && s->state == RT_OPEN)
+                evgen_rt_flush_streams(s);
+            evgen_rt_unlock();
+        } else {
+            evgen_rt_futex_wait(&evgen_rt.pool_gen, gen, 100);
+        }
+    }
+    __atomic_fetch_sub(&s->waiters, 1, __ATOMIC_ACQ_REL);
+    raise_depth(r);
+}
+
+static void take_buffer(rt_thread *t, unsigned slot, unsigned level, rt_buffer *b)
+{
+    evgen_stream *st = &t->pub.streams[slot][level];
+    rt_stream *rs = &t->streams[slot][level];
+    b->base_ticks = st->last_ts; /* the block's first delta is relative to it */
+    rs->block_first = st->written;
+    st->end = b->data + EVGEN_RT_BLOCK_HEADER_SIZE + b->capacity;
+    st->pos = b->data + EVGEN_RT_BLOCK_HEADER_SIZE;
+    __atomic_store_n(&rs->buf, b, __ATOMIC_RELAXED);
+}
+
+/* The thread's depth is level + 1. Returns the stream with room for the record, or NULL with the
+ * status. */
+static evgen_stream *reserve(const reservation *r, uint32_t *status)
+{
+    rt_thread *t = r->t;
     for (;;) {
+        evgen_session *s = __atomic_load_n(&evgen_rt.slots[r->slot], __ATOMIC_ACQUIRE);
+        if (!s || __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != RT_OPEN) {
+            *status = EVGEN_EMIT_DISABLED;
+            return NULL;
+        }
+        if (__atomic_load_n(&t->sess[r->slot].epoch, __ATOMIC_RELAXED) != s->epoch) {
+            if (t->attaching) { /* interrupted a join: the thread has no place in S yet */
+                __atomic_fetch_add(&evgen_rt.unattributed[r->slot], 1, __ATOMIC_RELAXED);
+                *status = EVGEN_EMIT_DROPPED;
+                return NULL;
+            }
+            t->attaching = 1;
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
+            evgen_rt_thread_join(t, s);
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
+            t->attaching = 0;
+        }
+        evgen_stream *st = &t->pub.streams[r->slot][r->level];
+        rt_stream *rs = &t->streams[r->slot][r->level];
+        if (r->payload > st->max_payload) {
+            __atomic_fetch_add(&t->sess[r->slot].too_big, 1, __ATOMIC_RELAXED);
+            *status = EVGEN_EMIT_TOO_BIG;
+            return NULL;
+        }
+        if (__atomic_load_n(&st->claimed, __ATOMIC_ACQUIRE)) {
+            if (r->wait != WAIT_ANY) {
+                *status = drop(r, 1);
+                return NULL;
+            }
+            lower_depth(r);
+            while (__atomic_load_n(&st->claimed, __ATOMIC_ACQUIRE) &&
+                   __atomic_load_n(&evgen_rt.slots[r->slot], __ATOMIC_ACQUIRE) == s)
+                sched_yield();
+            raise_depth(r);
+            continue;
+        }
+        if (__atomic_load_n(&s->error, __ATOMIC_RELAXED)) { /* a dead sink: the session records nothing */
+            *status = drop(r, 1);
+            return NULL;
+        }
+        if (rs->buf && (size_t)(st->end - st->pos) >= (size_t)r->payload + EVGEN_MAX_RECORD_HEADER)
+            return st;
+        if (rs->buf)
+            evgen_rt_handoff(s, t, r->level);
+        /* buffer_size >= max_payload + EVGEN_MAX_RECORD_HEADER: a fresh buffer always has room. */
         rt_buffer *b = evgen_rt_pool_take(s);
         if (b) {
-            take_buffer(t, b);
-            return EVGEN_EMIT_OK;
+            take_buffer(t, r->slot, r->level, b);
+            return st;
         }
-        if (s->opt.when_full == EVGEN_WHEN_FULL_DROP) {
-            s->totals[t->slot].dropped++;
-            t->dropped_since_block++;
-            return EVGEN_EMIT_DROPPED;
+        if (s->opt.when_full == EVGEN_WHEN_FULL_DROP || r->wait == WAIT_NEVER ||
+            (r->wait == WAIT_WRITER && __atomic_load_n(&s->n_inflight, __ATOMIC_ACQUIRE) == 0)) {
+            *status = drop(r, 1);
+            return NULL;
         }
-        /* Nothing on its way back from the writer: every buffer sits, partly filled, in other
-         * threads, which may be idle for good. Take them (they are written), or wait forever. */
-        if (s->n_inflight == 0)
-            evgen_rt_quiesce(s, t);
-        if (s->n_free == 0) {
-            evgen_rt.n_waiters++;
-            evgen_rt_wait(&evgen_rt.buffer_cv);
-            evgen_rt.n_waiters--;
+        if (r->wait == WAIT_WRITER) {
+            uint32_t gen = __atomic_load_n(&evgen_rt.pool_gen, __ATOMIC_ACQUIRE);
+            __atomic_fetch_add(&s->waiters, 1, __ATOMIC_ACQ_REL);
+            if (__atomic_load_n(&s->n_free, __ATOMIC_ACQUIRE) == 0)
+                evgen_rt_futex_wait(&evgen_rt.pool_gen, gen, 100);
+            __atomic_fetch_sub(&s->waiters, 1, __ATOMIC_ACQ_REL);
+        } else {
+            wait_for_buffer(r, s);
         }
-        /* The session may have closed meanwhile (which detached T), or the event been disabled. */
-        if (t->session == NULL || evgen_rt.session != s || !evgen_rt_type_enabled(m, type))
-            return EVGEN_EMIT_DISABLED;
     }
+}
+
+static uint8_t *record_header(const reservation *r, evgen_stream *st, uint64_t ts)
+{
+    return evgen_put_record_header(st->pos, st, (uint64_t)r->manifest->type_base + r->type, r->variable, r->payload,
+                                   ts);
 }
 
 uint8_t *evgen_emit_begin_slow(evgen_emit *em, const evgen_manifest_desc *manifest, uint32_t type, int variable,
-                               uint32_t payload)
+                               uint32_t payload, uint32_t sessions)
 {
     em->thread = NULL;
     em->status = EVGEN_EMIT_DISABLED;
-    /* The writer thread frees the buffers; were it to wait for one, it would wait forever. */
-    if (evgen_rt_in_writer())
+    /* The writer's own events (from a callback) are not recorded: it would wait for itself. */
+    if (!sessions || evgen_rt_in_writer())
         return NULL;
-    pthread_mutex_lock(&evgen_rt.lock);
-    evgen_session *s = evgen_rt.session;
-    rt_thread *t;
-    if (!s || !evgen_rt_type_enabled(manifest, type) || !(t = evgen_rt_thread_attach(s)))
-        goto out;
-    if (payload > s->opt.max_payload) {
-        s->totals[t->slot].too_big++;
-        em->status = EVGEN_EMIT_TOO_BIG;
-        goto out;
+    int saved_errno = errno;
+    rt_thread *t = (rt_thread *)evgen_thread_self;
+    static __thread int making_state; /* a signal handler's emit interrupting evgen_rt_thread_new */
+    if (!t) {
+        if (!making_state) {
+            making_state = 1;
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
+            t = evgen_rt_thread_new();
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
+            making_state = 0;
+        }
+        if (!t) {
+            for (uint32_t m = sessions & ((1u << EVGEN_MAX_SESSIONS) - 1); m; m &= m - 1)
+                if (__atomic_load_n(&evgen_rt.slots[__builtin_ctz(m)], __ATOMIC_ACQUIRE))
+                    __atomic_fetch_add(&evgen_rt.unattributed[__builtin_ctz(m)], 1, __ATOMIC_RELAXED);
+            em->status = EVGEN_EMIT_DROPPED;
+            errno = saved_errno;
+            return NULL;
+        }
     }
-    /* buffer_size >= max_payload + EVGEN_MAX_RECORD_HEADER: a fresh buffer always has room. */
-    if (t->buf && (size_t)(t->pub.end - t->pub.pos) < (size_t)payload + EVGEN_MAX_RECORD_HEADER)
-        evgen_rt_handoff(s, t);
-    if (!t->buf && (em->status = get_buffer(s, t, manifest, type)) != EVGEN_EMIT_OK)
-        goto out;
-
-    /* The record header, exactly as the fast path writes it. */
-    uint64_t ts = evgen_now(&t->pub);
-    int64_t delta = (int64_t)(ts - t->pub.last_ts);
-    uint8_t *p = evgen_put_varint(t->pub.pos, (uint64_t)manifest->type_base + type);
-    p = evgen_put_varint(p, ((uint64_t)delta << 1) ^ (uint64_t)(delta >> 63));
-    if (variable)
-        p = evgen_put_varint(p, payload);
-    t->pub.last_ts = ts;
-    /* Busy before the lock is released: a flusher (who takes the lock) then waits for the commit. */
-    __atomic_store_n(&t->pub.busy, 1, __ATOMIC_RELAXED);
-    pthread_mutex_unlock(&evgen_rt.lock);
-    em->thread = &t->pub;
-    em->status = EVGEN_EMIT_OK;
-    return p;
-out:
-    pthread_mutex_unlock(&evgen_rt.lock);
+    uint32_t depth = __atomic_load_n(&t->pub.depth, __ATOMIC_RELAXED);
+    reservation r = {t, 0, depth, depth == 0 && !t->pub.no_wait ? WAIT_ANY : WAIT_NEVER, manifest, type, payload,
+                     variable};
+    if (depth >= EVGEN_MAX_NESTING) {
+        /* Depth > 0: a closing session waits for this thread, so S stays valid here. */
+        for (uint32_t m = sessions & ((1u << EVGEN_MAX_SESSIONS) - 1); m; m &= m - 1) {
+            r.slot = (unsigned)__builtin_ctz(m);
+            evgen_session *s = __atomic_load_n(&evgen_rt.slots[r.slot], __ATOMIC_ACQUIRE);
+            if (s && __atomic_load_n(&t->sess[r.slot].epoch, __ATOMIC_RELAXED) == s->epoch)
+                drop(&r, 0);
+        }
+        em->status = EVGEN_EMIT_DROPPED;
+        errno = saved_errno;
+        return NULL;
+    }
+    raise_depth(&r);
+    /* The first session that takes the record gets it here; the others get copies at commit. */
+    uint32_t status = EVGEN_EMIT_DISABLED;
+    for (uint32_t m = sessions & ((1u << EVGEN_MAX_SESSIONS) - 1); m; m &= m - 1) {
+        r.slot = (unsigned)__builtin_ctz(m);
+        uint32_t why;
+        evgen_stream *st = reserve(&r, &why);
+        if (!st) {
+            if (status == EVGEN_EMIT_DISABLED)
+                status = why;
+            continue;
+        }
+        uint64_t ts = evgen_now(st);
+        uint8_t *p = record_header(&r, st, ts);
+        em->thread = &t->pub;
+        em->stream = st;
+        em->depth = depth;
+        em->status = EVGEN_EMIT_OK;
+        em->more = m & (m - 1);
+        em->type = type;
+        em->ts = ts;
+        em->manifest = manifest;
+        em->payload = p;
+        em->variable = variable;
+        errno = saved_errno;
+        return p;
+    }
+    lower_depth(&r);
+    em->status = status;
+    errno = saved_errno;
     return NULL;
+}
+
+void evgen_emit_copy(evgen_emit *em, const uint8_t *end)
+{
+    int saved_errno = errno;
+    rt_thread *t = (rt_thread *)em->thread;
+    uint32_t payload = (uint32_t)(end - em->payload);
+    reservation r = {t, 0, em->depth, em->depth == 0 && !t->pub.no_wait ? WAIT_WRITER : WAIT_NEVER, em->manifest,
+                     em->type, payload, em->variable};
+    for (uint32_t m = em->more; m; m &= m - 1) {
+        r.slot = (unsigned)__builtin_ctz(m);
+        uint32_t why;
+        evgen_stream *st = reserve(&r, &why);
+        if (!st)
+            continue;
+        uint8_t *p = record_header(&r, st, em->ts);
+        memcpy(p, em->payload, payload);
+        st->pos = p + payload;
+        st->written++;
+    }
+    em->more = 0;
+    errno = saved_errno;
 }

@@ -20,22 +20,29 @@ static const rt_rule *rule_for(const evgen_session *s, const char *provider)
     return NULL;
 }
 
-void evgen_rt_apply_rules(const evgen_session *s, evgen_manifest_desc *m)
+/* Under the lock: each event's enabled byte, one bit per open session that records it. */
+void evgen_rt_apply_rules(evgen_manifest_desc *m)
 {
     for (uint32_t i = 0; i < m->n_events; i++) {
         const evgen_event_desc *e = evgen_rt_event(m, i);
         const char *provider = m->providers[e->provider] ? m->providers[e->provider] : "";
-        const rt_rule *r = rule_for(s, provider);
-        uint8_t on = r && r->on && e->level <= r->level && (e->keywords == 0 || (e->keywords & r->keywords) != 0);
-        __atomic_store_n(&m->enabled[i], on, __ATOMIC_RELAXED);
+        uint8_t sessions = 0;
+        for (unsigned slot = 0; slot < EVGEN_MAX_SESSIONS; slot++) {
+            const evgen_session *s = evgen_rt.slots[slot];
+            if (!s)
+                continue;
+            const rt_rule *r = rule_for(s, provider);
+            if (r && r->on && e->level <= r->level && (e->keywords == 0 || (e->keywords & r->keywords) != 0))
+                sessions |= (uint8_t)(1u << slot);
+        }
+        __atomic_store_n(&m->enabled[i], sessions, __ATOMIC_RELAXED);
     }
 }
 
-void evgen_rt_disable_all(void)
+void evgen_rt_apply_all(void)
 {
     for (evgen_manifest_desc *m = evgen_rt.manifests; m; m = m->next)
-        for (uint32_t i = 0; i < m->n_events; i++)
-            __atomic_store_n(&m->enabled[i], 0, __ATOMIC_RELAXED);
+        evgen_rt_apply_rules(m);
 }
 
 void evgen_rt_rules_free(evgen_session *s)
@@ -94,8 +101,8 @@ static int set_rule(evgen_session *s, const char *provider, int on, uint8_t leve
         return -1;
     }
     int err = 0;
-    pthread_mutex_lock(&evgen_rt.lock);
-    if (evgen_rt.session != s)
+    evgen_rt_lock();
+    if (!evgen_rt_session_is_open(s))
         err = EINVAL;
     else if (provider && !provider_known(provider))
         err = ENOENT;
@@ -104,9 +111,8 @@ static int set_rule(evgen_session *s, const char *provider, int on, uint8_t leve
     else if (add_rule(s, provider, on, level, keywords) != 0)
         err = ENOMEM;
     if (!err)
-        for (evgen_manifest_desc *m = evgen_rt.manifests; m; m = m->next)
-            evgen_rt_apply_rules(s, m);
-    pthread_mutex_unlock(&evgen_rt.lock);
+        evgen_rt_apply_all();
+    evgen_rt_unlock();
     if (err) {
         errno = err;
         return -1;

@@ -1,6 +1,7 @@
 /* fork.c — fork(2) and the runtime: the lock is held across fork so the child sees consistent
- * state, and the child drops the parent's session (its writer thread does not exist there), so
- * events in the child are disabled until the child opens a session of its own. */
+ * state. The child keeps none of the parent's sessions (their writer threads do not exist there,
+ * and their files are the parent's): every event is disabled in the child until it opens a session
+ * of its own. The parent's sessions go on untouched. */
 #include <unistd.h>
 
 #include "internal.h"
@@ -9,29 +10,29 @@ static pthread_once_t once = PTHREAD_ONCE_INIT;
 
 static void prepare(void)
 {
-    pthread_mutex_lock(&evgen_rt.lock);
+    evgen_rt_lock();
 }
 
 static void parent(void)
 {
-    pthread_mutex_unlock(&evgen_rt.lock);
+    evgen_rt_unlock();
 }
 
 static void child(void)
 {
-    evgen_session *s = evgen_rt.session;
-    if (s) {
-        /* Leaked on purpose: its buffers may belong to threads that do not exist here. */
-        evgen_rt_disable_all();
-        evgen_rt.session = NULL;
-        if (s->sink == RT_SINK_FILE)
+    for (unsigned slot = 0; slot < EVGEN_MAX_SESSIONS; slot++) {
+        evgen_session *s = evgen_rt.slots[slot];
+        evgen_rt.slots[slot] = NULL;
+        evgen_rt.unattributed[slot] = 0;
+        /* Leaked on purpose: its buffers belong to threads that do not exist here. */
+        if (s && s->sink == RT_SINK_FILE)
             close(s->fd);
     }
-    evgen_rt.opening = 0;
-    evgen_rt.n_waiters = 0;
-    evgen_rt_thread_forget();
-    pthread_cond_init(&evgen_rt.buffer_cv, NULL);
-    pthread_mutex_unlock(&evgen_rt.lock);
+    evgen_rt.slots_taken = 0;
+    evgen_rt.pool_gen = 0;
+    evgen_rt_apply_all();
+    evgen_rt_thread_fork_child();
+    evgen_rt_unlock();
 }
 
 static void install(void)

@@ -36,32 +36,52 @@ EVGEN_RT_HIDDEN void evgen_rt_bytes_zigzag(rt_bytes *b, int64_t v);
 EVGEN_RT_HIDDEN void evgen_rt_bytes_string(rt_bytes *b, const char *s);
 EVGEN_RT_HIDDEN void evgen_rt_bytes_free(rt_bytes *b);
 
-/* One block on its way to the sink: a thread's buffer (pooled), or a metadata or end block. */
+/* One block on its way to the sink: a stream's buffer (pooled), or a metadata or end block. */
 typedef struct rt_buffer {
-    struct rt_buffer *next;
+    struct rt_buffer *next; /* the writer queue's link (atomic: an MPSC queue, writer.c) */
     uint8_t *data;     /* EVGEN_RT_BLOCK_HEADER_SIZE bytes of room for the header, then the payload */
     uint32_t capacity; /* payload bytes it holds */
     uint32_t size;     /* payload bytes filled */
-    uint8_t type;      /* EVGEN_RT_BLOCK_* */
+    uint8_t type;      /* EVGEN_RT_BLOCK_*, or RT_BLOCK_FORGET */
     uint8_t pooled;    /* back to the session's pool once written; else free()d */
+    uint8_t stream;    /* events: the nesting level of the stream that filled it */
+    uint32_t taken;    /* pooled: 1 while a stream or the writer has it (atomic) */
     uint32_t sequence, event_count, dropped;
     uint64_t thread_id, base_ticks;
-    const evgen_manifest_desc *manifest; /* metadata blocks: the manifest they describe */
+    const evgen_manifest_desc *manifest; /* metadata and forget blocks: the manifest */
 } rt_buffer;
 
-/* A thread's state. It lives as long as its thread (freed by a pthread key destructor), so
- * evgen_thread_self never dangles; it is attached to at most one session at a time. */
+/* Not a block of the trace: tells the callback sink to forget a manifest's types (unregistering). */
+enum { RT_BLOCK_FORGET = 0x80 };
+
+/* The runtime's part of a stream (evgen_stream): touched by the stream's owner (the emit at that
+ * depth), or by a flusher while the owner is kept out (quiesce.c). */
+typedef struct rt_stream {
+    rt_buffer *buf;               /* the buffer pos points into, or NULL (atomic loads by flushers) */
+    uint64_t block_first;         /* written when buf was taken: buf holds written - block_first records */
+    uint64_t dropped_since_block; /* drops not reported in a block header yet */
+    uint32_t sequence;            /* the stream's next events block */
+} rt_stream;
+
+/* A thread's place in one session. */
+typedef struct rt_thread_session {
+    uint64_t epoch;   /* the session's epoch while the thread is attached, else 0 (release/acquire) */
+    uint64_t serial;  /* attach order, for the end block */
+    uint64_t dropped; /* atomic adds: an interrupting emit may count while the interrupted one does */
+    uint64_t too_big;
+} rt_thread_session;
+
+/* A thread's state: mmap'd at its first emit (no malloc: the first emit may be in a signal
+ * handler), recycled when the thread exits, never freed; every state ever made is on the
+ * push-only list evgen_rt.threads, which flushers walk. */
 typedef struct rt_thread {
     evgen_thread pub; /* first: evgen_thread_self points at it */
-    /* Everything below is under the runtime lock. */
-    evgen_session *session; /* attached to, or NULL */
-    struct rt_thread *next; /* in session->threads */
-    rt_buffer *buf;         /* the buffer pub.pos points into, or NULL */
-    uint64_t block_first;   /* pub.written when buf was taken: buf holds written - block_first records */
+    rt_stream streams[EVGEN_MAX_SESSIONS][EVGEN_MAX_NESTING];
+    rt_thread_session sess[EVGEN_MAX_SESSIONS];
     uint64_t tid;
-    uint32_t sequence;            /* the thread's next events block */
-    uint64_t dropped_since_block; /* drops not reported in a block header yet */
-    size_t slot;                  /* this thread's entry in session->totals */
+    uint32_t in_use;    /* a live thread owns it (atomic; 0: free for the next new thread) */
+    uint32_t attaching; /* joining a session: an emit interrupting that drops (and counts) */
+    struct rt_thread *all_next;
 } rt_thread;
 
 /* An evgen_session_enable/disable call; for each provider the last rule naming it (or NULL,
@@ -80,8 +100,24 @@ typedef struct rt_type {
     const evgen_version_desc *version;
 } rt_type;
 
+/* A thread's totals, with the order of its first emit. */
+typedef struct rt_totals {
+    evgen_thread_totals t;
+    uint64_t serial;
+} rt_totals;
+
+/* Events the sink never took, per thread id (the writer's own table). */
+typedef struct rt_lost {
+    uint64_t thread_id, events;
+} rt_lost;
+
+enum { RT_OPEN = 1, RT_CLOSING = 2 };
+
 struct evgen_session {
     evgen_session_options opt;
+    unsigned slot;  /* its bit in the enabled bytes */
+    uint64_t epoch; /* unique per session in the process, never 0 */
+    uint32_t state; /* RT_OPEN, RT_CLOSING (atomic) */
     rt_sink_kind sink;
     int fd;
     evgen_event_callback callback;
@@ -89,55 +125,69 @@ struct evgen_session {
     uint64_t start_ticks, frequency;
     int clock_is_tsc;
 
-    /* Under the runtime lock. */
-    uint8_t *slab;       /* every pooled buffer's bytes */
-    rt_buffer *buffers;  /* opt.buffer_count of them */
-    rt_buffer *free_list;
-    uint32_t n_free, n_inflight; /* pooled buffers free / queued or being written */
-    rt_buffer *queue_head, *queue_tail;
-    uint64_t queued, done; /* blocks handed to the writer / written by it */
-    int stopping;
-    unsigned n_flushers; /* flush calls waiting for the writer: close waits for them to leave */
-    int error; /* the sink's first error (an errno value), 0 if none */
+    /* The pool: lock-free (writer.c). */
+    uint8_t *slab;      /* every pooled buffer's bytes */
+    rt_buffer *buffers; /* opt.buffer_count of them */
+    uint32_t n_free, n_inflight; /* free / queued or being written (atomic) */
+    uint32_t waiters;            /* emitters waiting for a buffer (atomic): close waits for none */
+
+    /* The writer queue: many producers, the writer consumes (writer.c). */
+    rt_buffer *q_head; /* last pushed (atomic) */
+    rt_buffer *q_tail; /* the writer's */
+    rt_buffer stub;
+    uint64_t queued, done; /* blocks handed to the writer / written by it (atomic) */
+    uint32_t doorbell;     /* futex: a block was queued, or stop */
+    uint32_t done_word;    /* futex: a block was written */
+    uint32_t stopping;
+    int error; /* the sink's first error (an errno value), 0 if none (atomic) */
     pthread_t writer;
-    pthread_cond_t queue_cv; /* the writer waits for blocks */
-    pthread_cond_t done_cv;  /* flush waits for the writer */
-    rt_thread *threads;      /* attached threads */
-    evgen_thread_totals *totals; /* every thread attached during the session, in attach order */
-    size_t n_totals, cap_totals;
+
+    /* Under the runtime lock. */
     rt_rule *rules;
     size_t n_rules, cap_rules;
+    rt_totals *exited; /* threads that exited during the session */
+    size_t n_exited, cap_exited;
+    evgen_thread_totals *totals; /* at close: every thread, in attach order */
+    size_t n_totals;
 
     /* The writer thread's own. */
     uint64_t bytes;
     rt_bytes memory;
     rt_type *types;
     size_t n_types;
+    rt_lost *lost;
+    size_t n_lost, cap_lost;
+    uint64_t lost_total;
+    uint64_t unattributed_at_close;
 };
 
-/* Process-wide state. `lock` is the runtime lock: registry, current session, every session's
- * pool, queue and thread list, and the slow path all take it. */
+/* Process-wide state. `lock` is the runtime lock: the registry, the session slots, every
+ * session's rules, flushes and closes take it. Emitting never does, except a WAIT emit that finds
+ * every buffer idle in other threads (emit.c). */
 typedef struct rt_state {
     pthread_mutex_t lock;
-    pthread_cond_t buffer_cv; /* a pooled buffer came back, or the session closed */
-    unsigned n_waiters;       /* threads waiting on buffer_cv */
     evgen_manifest_desc *manifests, *last_manifest;
     uint32_t n_types;
-    evgen_session *session;
-    int opening;
+    evgen_session *slots[EVGEN_MAX_SESSIONS]; /* open sessions (atomic loads by emitters) */
+    uint32_t slots_taken;                     /* slots reserved by an open in progress or open */
+    uint64_t last_epoch;
+    uint64_t unattributed[EVGEN_MAX_SESSIONS]; /* drops by a thread interrupted while attaching (atomic) */
+    uint64_t next_serial;                      /* atomic */
+    uint32_t pool_gen;                         /* futex: a buffer came back, or a session is closing */
+    rt_thread *threads;                        /* every thread state (atomic push) */
 } rt_state;
 
 EVGEN_RT_HIDDEN extern rt_state evgen_rt;
 
-/* pthread_cond_wait under the runtime lock, with cancellation held off: a thread cancelled there
- * would leave holding the lock, and every emitting thread would stop with it. */
-static inline void evgen_rt_wait(pthread_cond_t *cv)
-{
-    int old;
-    pthread_setcancelstate(PTHREAD_CANCEL_DISABLE, &old);
-    pthread_cond_wait(cv, &evgen_rt.lock);
-    pthread_setcancelstate(old, NULL);
-}
+/* Futexes (Linux): a wait with a timeout as a safety net, a wake of every waiter. Both are
+ * single system calls, so async-signal-safe. */
+EVGEN_RT_HIDDEN void evgen_rt_futex_wait(uint32_t *word, uint32_t seen, long timeout_ms);
+EVGEN_RT_HIDDEN void evgen_rt_futex_wake(uint32_t *word);
+
+/* Marks the calling thread as inside the runtime (an emit interrupting it never waits) and takes
+ * the lock; the other undoes both. */
+EVGEN_RT_HIDDEN void evgen_rt_lock(void);
+EVGEN_RT_HIDDEN void evgen_rt_unlock(void);
 
 /* Descriptor arrays are indexed by the size their first element declares, so a descriptor that
  * grew in a later ABI still walks correctly. */
@@ -164,16 +214,18 @@ static inline const evgen_struct_desc *evgen_rt_struct(const evgen_manifest_desc
 /* registry.c */
 EVGEN_RT_HIDDEN int evgen_rt_type_event(const evgen_manifest_desc *m, uint32_t type, uint32_t *event,
                                         uint32_t *version);
-EVGEN_RT_HIDDEN int evgen_rt_type_enabled(const evgen_manifest_desc *m, uint32_t type);
+
+/* session.c */
+EVGEN_RT_HIDDEN int evgen_rt_session_is_open(const evgen_session *s);
 
 /* enable.c */
-EVGEN_RT_HIDDEN void evgen_rt_apply_rules(const evgen_session *s, evgen_manifest_desc *m);
-EVGEN_RT_HIDDEN void evgen_rt_disable_all(void);
+EVGEN_RT_HIDDEN void evgen_rt_apply_rules(evgen_manifest_desc *m);
+EVGEN_RT_HIDDEN void evgen_rt_apply_all(void);
 EVGEN_RT_HIDDEN void evgen_rt_rules_free(evgen_session *s);
 
 /* metadata.c */
 EVGEN_RT_HIDDEN rt_buffer *evgen_rt_metadata_block(const evgen_manifest_desc *m);
-EVGEN_RT_HIDDEN rt_buffer *evgen_rt_end_block(const evgen_session *s);
+EVGEN_RT_HIDDEN rt_buffer *evgen_rt_end_block(const evgen_session *s, uint64_t unattributed);
 EVGEN_RT_HIDDEN rt_buffer *evgen_rt_block_new(uint8_t type, const rt_bytes *payload);
 
 /* clock.c */
@@ -190,19 +242,25 @@ EVGEN_RT_HIDDEN void evgen_rt_barrier(void);
 int evgen_rt_barrier_force(int mode);
 
 /* quiesce.c */
-EVGEN_RT_HIDDEN void evgen_rt_handoff(evgen_session *s, rt_thread *t);
-EVGEN_RT_HIDDEN void evgen_rt_quiesce(evgen_session *s, const rt_thread *except);
+EVGEN_RT_HIDDEN void evgen_rt_handoff(evgen_session *s, rt_thread *t, unsigned level);
+EVGEN_RT_HIDDEN void evgen_rt_flush_streams(evgen_session *s);
+EVGEN_RT_HIDDEN void evgen_rt_close_streams(evgen_session *s);
 
 /* thread.c */
-EVGEN_RT_HIDDEN rt_thread *evgen_rt_thread_attach(evgen_session *s);
-EVGEN_RT_HIDDEN void evgen_rt_thread_detach(evgen_session *s, rt_thread *t);
-EVGEN_RT_HIDDEN void evgen_rt_thread_forget(void);
+EVGEN_RT_HIDDEN void evgen_rt_thread_key(void);
+EVGEN_RT_HIDDEN rt_thread *evgen_rt_thread_new(void);
+EVGEN_RT_HIDDEN void evgen_rt_thread_join(rt_thread *t, evgen_session *s);
+EVGEN_RT_HIDDEN void evgen_rt_thread_totals(const evgen_session *s, const rt_thread *t, rt_totals *out);
+EVGEN_RT_HIDDEN int evgen_rt_add_exited(evgen_session *s, const rt_totals *totals);
+EVGEN_RT_HIDDEN void evgen_rt_thread_fork_child(void);
 
 /* writer.c */
 EVGEN_RT_HIDDEN int evgen_rt_writer_start(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_writer_stop(evgen_session *s);
 EVGEN_RT_HIDDEN int evgen_rt_in_writer(void);
+EVGEN_RT_HIDDEN void evgen_rt_queue_init(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_enqueue(evgen_session *s, rt_buffer *b);
+EVGEN_RT_HIDDEN void evgen_rt_wait_written(evgen_session *s);
 EVGEN_RT_HIDDEN rt_buffer *evgen_rt_pool_take(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_pool_put(evgen_session *s, rt_buffer *b);
 

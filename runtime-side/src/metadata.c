@@ -120,7 +120,8 @@ uint8_t *evgen_manifest_metadata(const evgen_manifest_desc *manifest, size_t *si
     return o.data; /* malloc'd by the byte string, never empty: the counts are always there */
 }
 
-rt_buffer *evgen_rt_end_block(const evgen_session *s)
+/* `unattributed`: drops of threads interrupted while joining the session, in no thread's entry. */
+rt_buffer *evgen_rt_end_block(const evgen_session *s, uint64_t unattributed)
 {
     rt_bytes o = {0};
     uint64_t written = 0, dropped = 0, too_big = 0;
@@ -136,7 +137,7 @@ rt_buffer *evgen_rt_end_block(const evgen_session *s)
         too_big += t->too_big;
     }
     evgen_rt_bytes_varint(&o, written);
-    evgen_rt_bytes_varint(&o, dropped);
+    evgen_rt_bytes_varint(&o, dropped + unattributed);
     evgen_rt_bytes_varint(&o, too_big);
     rt_buffer *b = evgen_rt_block_new(EVGEN_RT_BLOCK_END, &o);
     evgen_rt_bytes_free(&o);

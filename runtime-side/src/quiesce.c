@@ -1,76 +1,141 @@
 /* quiesce.c — taking buffers away from threads that may be emitting (flush, close, and a WAIT
- * thread that finds every buffer idle in other threads), without a lock on the fast path.
+ * emit that finds every buffer idle in other threads), without a lock on the emit path.
  *
- * The protocol, all of it under the runtime lock:
- *   1. for every attached thread holding a buffer: claimed = 1;
+ * A stream is in use while its thread's depth is above the stream's level (runtime_emit.h raises
+ * depth before it touches a stream and lowers it, with release, after the commit). The protocol,
+ * under the runtime lock:
+ *   1. for every stream to take: claimed = 1;
  *   2. one process-wide barrier (barrier.c: membarrier(2));
- *   3. for each of them: wait while busy == 1 (acquire), then take the partial buffer and give
- *      the thread a fresh state (no buffer), then claimed = 0 (release).
+ *   3. for each: wait while its thread's depth > its level (acquire), take the partial buffer and
+ *      give the stream a fresh state (no buffer), then claimed = 0 (release).
  *
- * Why it is enough. The emitter (runtime_emit.h) does: busy = 1; compiler barrier; load claimed.
- * The flusher does: claimed = 1; barrier; load busy. Stores followed by loads of the other
- * variable on two threads is the store-buffering pattern, which needs a full fence on both
- * sides; membarrier supplies the emitter's fence on the flusher's behalf: when it returns, every
- * thread of the process has executed a full memory barrier (or been switched out, which implies
- * one) at some point P of its instruction stream after the flusher's claimed = 1 was globally
- * visible. For an emit of thread T:
- *   - if T's load of claimed is after P, it reads 1, and T takes the slow path, which blocks on
- *     the runtime lock until the flusher is done; it never touches pos or the buffer meanwhile;
- *   - if the load is before P, T's busy = 1 store precedes P in program order, so it is visible
- *     to the flusher after the barrier: the flusher sees busy == 1 (or the 0 of that emit's
- *     commit, or of a later emit, which takes the slow path), and waits for busy == 0. The
- *     commit stores pos and then busy = 0 with release; the flusher's acquire load of 0 makes
- *     the record bytes and pos visible before it reads them.
- * A thread's emits before P committed before P, so their pos is visible too. Once the flusher
- * stores claimed = 0 with release, T's next acquire load of claimed sees the fresh state (no
- * buffer, pos == end == NULL), which sends it to the slow path for a new buffer.
- * A thread in the slow path holds or waits for the lock, so it is never in the middle of a
- * claim; the slow path sets busy = 1 before it releases the lock. */
+ * Why it is enough. The emitter does: depth = d + 1; compiler barrier; load claimed. The flusher
+ * does: claimed = 1; barrier; load depth. Stores followed by loads of the other variable on two
+ * threads is the store-buffering pattern, which needs a full fence on both sides; membarrier
+ * supplies the emitter's fence on the flusher's behalf: when it returns, every thread of the
+ * process has executed a full memory barrier (or been switched out, which implies one) at some
+ * point P of its instruction stream after the flusher's claimed = 1 was globally visible. For an
+ * emit at level d:
+ *   - if its load of claimed is after P, it reads 1 and takes the slow path, which never touches
+ *     the stream while it is claimed (it waits with depth lowered, or drops and counts);
+ *   - if the load is before P, its depth store precedes P, so the flusher sees depth > d (or the
+ *     lower value of that emit's commit, or of a later emit, which sees the claim) and waits for
+ *     depth <= d. The commit stores pos and then depth with release; the flusher's acquire load
+ *     makes the record bytes and pos visible before it reads them.
+ * A signal handler's emit that interrupts an emit at level d runs at level d + 1 and returns
+ * before the interrupted one continues, so depth only ever returns to d when level d's emit is
+ * done. The slow path lowers depth only where the stream's state is whole (emit.c).
+ *
+ * Close (evgen_rt_close_streams) needs more than flush: no emit may touch the session after it,
+ * so it claims every stream of every attached thread, and waits for every thread's depth to reach
+ * 0 — after the session left its slot, an emit that starts later cannot find it. */
 #include <sched.h>
 
 #include "internal.h"
 
-/* Under the lock; T is quiescent (its own slow path, its exit, or claimed and not busy). */
-void evgen_rt_handoff(evgen_session *s, rt_thread *t)
+/* T's stream at LEVEL in S is quiescent (its owner's emit, its exit, or claimed and not in use):
+ * its buffer, if it holds records, goes to the writer. */
+void evgen_rt_handoff(evgen_session *s, rt_thread *t, unsigned level)
 {
-    rt_buffer *b = t->buf;
+    evgen_stream *st = &t->pub.streams[s->slot][level];
+    rt_stream *rs = &t->streams[s->slot][level];
+    rt_buffer *b = rs->buf;
     if (!b)
         return;
-    uint64_t records = t->pub.written - t->block_first;
-    b->size = (uint32_t)(t->pub.pos - (b->data + EVGEN_RT_BLOCK_HEADER_SIZE));
-    t->buf = NULL;
-    t->pub.pos = t->pub.end = NULL;
+    uint64_t records = st->written - rs->block_first;
+    b->size = (uint32_t)(st->pos - (b->data + EVGEN_RT_BLOCK_HEADER_SIZE));
+    __atomic_store_n(&rs->buf, NULL, __ATOMIC_RELAXED);
+    st->pos = st->end = NULL;
     if (records == 0) {
         evgen_rt_pool_put(s, b);
         return;
     }
     b->type = EVGEN_RT_BLOCK_EVENTS;
     b->thread_id = t->tid;
-    b->sequence = t->sequence++;
+    b->stream = (uint8_t)level;
+    b->sequence = rs->sequence++;
     b->event_count = (uint32_t)records;
     /* The end block carries the exact total; a block header holds at most 2^32 - 1. */
-    b->dropped = t->dropped_since_block > UINT32_MAX ? UINT32_MAX : (uint32_t)t->dropped_since_block;
-    t->dropped_since_block -= b->dropped;
+    b->dropped = rs->dropped_since_block > UINT32_MAX ? UINT32_MAX : (uint32_t)rs->dropped_since_block;
+    rs->dropped_since_block -= b->dropped;
     evgen_rt_enqueue(s, b);
 }
 
-void evgen_rt_quiesce(evgen_session *s, const rt_thread *except)
+static int attached(const evgen_session *s, const rt_thread *t)
 {
+    return __atomic_load_n(&t->in_use, __ATOMIC_ACQUIRE) &&
+           __atomic_load_n(&t->sess[s->slot].epoch, __ATOMIC_ACQUIRE) == s->epoch;
+}
+
+static void wait_depth(const rt_thread *t, unsigned at_most)
+{
+    while (__atomic_load_n(&t->pub.depth, __ATOMIC_ACQUIRE) > at_most)
+        sched_yield();
+}
+
+/* Under the lock: every attached thread's partial buffers in S go to the writer. */
+void evgen_rt_flush_streams(evgen_session *s)
+{
+    unsigned slot = s->slot;
     int any = 0;
-    for (rt_thread *t = s->threads; t; t = t->next)
-        if (t != except && t->buf) {
-            __atomic_store_n(&t->pub.claimed, 1, __ATOMIC_RELAXED);
-            any = 1;
-        }
+    for (rt_thread *t = __atomic_load_n(&evgen_rt.threads, __ATOMIC_ACQUIRE); t; t = t->all_next) {
+        if (!attached(s, t))
+            continue;
+        for (unsigned d = 0; d < EVGEN_MAX_NESTING; d++)
+            if (__atomic_load_n(&t->streams[slot][d].buf, __ATOMIC_RELAXED)) {
+                __atomic_store_n(&t->pub.streams[slot][d].claimed, 1, __ATOMIC_RELAXED);
+                any = 1;
+            }
+    }
     if (!any)
         return;
     evgen_rt_barrier();
-    for (rt_thread *t = s->threads; t; t = t->next) {
-        if (t == except || !t->buf)
+    for (rt_thread *t = __atomic_load_n(&evgen_rt.threads, __ATOMIC_ACQUIRE); t; t = t->all_next)
+        for (unsigned d = 0; d < EVGEN_MAX_NESTING; d++) {
+            evgen_stream *st = &t->pub.streams[slot][d];
+            if (!__atomic_load_n(&st->claimed, __ATOMIC_RELAXED))
+                continue;
+            wait_depth(t, d);
+            evgen_rt_handoff(s, t, d);
+            __atomic_store_n(&st->claimed, 0, __ATOMIC_RELEASE);
+        }
+}
+
+/* Claims every stream of every thread attached to S that is not claimed yet; 1 if any was. */
+static int claim_all(evgen_session *s)
+{
+    int any = 0;
+    for (rt_thread *t = __atomic_load_n(&evgen_rt.threads, __ATOMIC_ACQUIRE); t; t = t->all_next) {
+        if (!attached(s, t))
             continue;
-        while (__atomic_load_n(&t->pub.busy, __ATOMIC_ACQUIRE))
-            sched_yield();
-        evgen_rt_handoff(s, t);
-        __atomic_store_n(&t->pub.claimed, 0, __ATOMIC_RELEASE);
+        for (unsigned d = 0; d < EVGEN_MAX_NESTING; d++) {
+            evgen_stream *st = &t->pub.streams[s->slot][d];
+            if (!__atomic_load_n(&st->claimed, __ATOMIC_RELAXED)) {
+                __atomic_store_n(&st->claimed, 1, __ATOMIC_RELAXED);
+                any = 1;
+            }
+        }
     }
+    return any;
+}
+
+/* Under the lock, S out of its slot and RT_CLOSING: no emit is inside S when this returns, and
+ * every attached thread's buffers went to the writer (their totals are still in the threads). A
+ * thread that was joining S during the first round is claimed in the second. */
+void evgen_rt_close_streams(evgen_session *s)
+{
+    claim_all(s);
+    do {
+        evgen_rt_barrier();
+        for (rt_thread *t = __atomic_load_n(&evgen_rt.threads, __ATOMIC_ACQUIRE); t; t = t->all_next)
+            if (__atomic_load_n(&t->in_use, __ATOMIC_ACQUIRE) && t != (rt_thread *)evgen_thread_self)
+                wait_depth(t, 0);
+    } while (claim_all(s));
+    for (rt_thread *t = __atomic_load_n(&evgen_rt.threads, __ATOMIC_ACQUIRE); t; t = t->all_next)
+        if (attached(s, t))
+            for (unsigned d = 0; d < EVGEN_MAX_NESTING; d++) {
+                evgen_rt_handoff(s, t, d);
+                /* No buffer is left: an emit waiting on the claim goes on and finds no session. */
+                __atomic_store_n(&t->pub.streams[s->slot][d].claimed, 0, __ATOMIC_RELEASE);
+            }
 }

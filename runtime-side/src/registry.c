@@ -5,7 +5,25 @@
 #include "internal.h"
 
 /* The lock is a plain mutex; every other field starts zeroed. */
-rt_state evgen_rt = {.lock = PTHREAD_MUTEX_INITIALIZER, .buffer_cv = PTHREAD_COND_INITIALIZER};
+rt_state evgen_rt = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+void evgen_rt_lock(void)
+{
+    evgen_thread *t = evgen_thread_self;
+    if (t)
+        __atomic_fetch_add(&t->no_wait, 1, __ATOMIC_RELAXED);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    pthread_mutex_lock(&evgen_rt.lock);
+}
+
+void evgen_rt_unlock(void)
+{
+    pthread_mutex_unlock(&evgen_rt.lock);
+    __atomic_signal_fence(__ATOMIC_SEQ_CST);
+    evgen_thread *t = evgen_thread_self;
+    if (t && t->no_wait)
+        __atomic_fetch_sub(&t->no_wait, 1, __ATOMIC_RELAXED);
+}
 
 /* Descriptors are generated, so a bad one means a stale or hand-edited file: such a manifest is
  * refused as a whole (its events are never enabled) rather than producing metadata that does not
@@ -67,7 +85,7 @@ void evgen_register_manifest(evgen_manifest_desc *manifest)
 {
     if (!manifest)
         return;
-    pthread_mutex_lock(&evgen_rt.lock);
+    evgen_rt_lock();
     for (const evgen_manifest_desc *m = evgen_rt.manifests; m; m = m->next)
         if (m == manifest)
             goto out;
@@ -81,18 +99,65 @@ void evgen_register_manifest(evgen_manifest_desc *manifest)
     else
         evgen_rt.manifests = manifest;
     evgen_rt.last_manifest = manifest;
-    evgen_session *s = evgen_rt.session;
-    if (s) {
+    for (unsigned slot = 0; slot < EVGEN_MAX_SESSIONS; slot++) {
+        evgen_session *s = evgen_rt.slots[slot];
+        if (!s)
+            continue;
         /* Queued before any of its events can be enabled, so a reader meets the metadata first. */
         rt_buffer *b = evgen_rt_metadata_block(manifest);
         if (b)
             evgen_rt_enqueue(s, b);
         else if (!s->error)
-            s->error = ENOMEM;
-        evgen_rt_apply_rules(s, manifest);
+            __atomic_store_n(&s->error, ENOMEM, __ATOMIC_RELAXED);
     }
+    evgen_rt_apply_rules(manifest);
 out:
-    pthread_mutex_unlock(&evgen_rt.lock);
+    evgen_rt_unlock();
+}
+
+void evgen_unregister_manifest(evgen_manifest_desc *manifest)
+{
+    if (!manifest || evgen_rt_in_writer())
+        return;
+    evgen_rt_lock();
+    evgen_manifest_desc *prev = NULL, *m = evgen_rt.manifests;
+    while (m && m != manifest) {
+        prev = m;
+        m = m->next;
+    }
+    if (!m)
+        goto out;
+    for (uint32_t i = 0; i < m->n_events; i++)
+        __atomic_store_n(&m->enabled[i], 0, __ATOMIC_RELAXED);
+    /* Every record of the manifest reaches each sink, and the callback sink forgets its types, before
+     * the descriptors may go away. */
+    for (unsigned slot = 0; slot < EVGEN_MAX_SESSIONS; slot++) {
+        evgen_session *s = evgen_rt.slots[slot];
+        if (!s)
+            continue;
+        evgen_rt_flush_streams(s);
+        if (s->sink == RT_SINK_CALLBACK) {
+            rt_bytes none = {0};
+            rt_buffer *b = evgen_rt_block_new(RT_BLOCK_FORGET, &none);
+            if (b) {
+                b->manifest = m;
+                evgen_rt_enqueue(s, b);
+            } else if (!s->error) {
+                __atomic_store_n(&s->error, ENOMEM, __ATOMIC_RELAXED);
+            }
+        }
+        evgen_rt_wait_written(s);
+    }
+    if (prev)
+        prev->next = m->next;
+    else
+        evgen_rt.manifests = m->next;
+    if (evgen_rt.last_manifest == m)
+        evgen_rt.last_manifest = prev;
+    m->next = NULL;
+    m->type_base = 0;
+out:
+    evgen_rt_unlock();
 }
 
 int evgen_rt_type_event(const evgen_manifest_desc *m, uint32_t type, uint32_t *event, uint32_t *version)
@@ -114,12 +179,4 @@ int evgen_rt_type_event(const evgen_manifest_desc *m, uint32_t type, uint32_t *e
     *event = lo;
     *version = type - e->type_offset;
     return 0;
-}
-
-int evgen_rt_type_enabled(const evgen_manifest_desc *m, uint32_t type)
-{
-    uint32_t event, version;
-    /* enabled bytes are set only for registered, valid manifests. */
-    return evgen_rt_type_event(m, type, &event, &version) == 0 &&
-           __atomic_load_n(&m->enabled[event], __ATOMIC_RELAXED) != 0;
 }

@@ -2,6 +2,7 @@
  * totals, the memory sink's bytes). */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -49,13 +50,11 @@ static int make_pool(evgen_session *s)
     s->buffers = calloc(s->opt.buffer_count, sizeof *s->buffers);
     if (!s->slab || !s->buffers)
         return ENOMEM;
-    for (uint32_t i = s->opt.buffer_count; i-- > 0;) {
+    for (uint32_t i = 0; i < s->opt.buffer_count; i++) {
         rt_buffer *b = &s->buffers[i];
         b->data = s->slab + i * stride;
         b->capacity = s->opt.buffer_size;
         b->pooled = 1;
-        b->next = s->free_list;
-        s->free_list = b;
     }
     s->n_free = s->opt.buffer_count;
     return 0;
@@ -80,15 +79,41 @@ static void destroy(evgen_session *s)
 {
     if (s->sink == RT_SINK_FILE && s->fd >= 0)
         close(s->fd);
-    pthread_cond_destroy(&s->queue_cv);
-    pthread_cond_destroy(&s->done_cv);
     evgen_rt_rules_free(s);
     evgen_rt_bytes_free(&s->memory);
     free(s->types);
+    free(s->lost);
+    free(s->exited);
     free(s->totals);
     free(s->buffers);
     free(s->slab);
     free(s);
+}
+
+int evgen_rt_session_is_open(const evgen_session *s)
+{
+    for (unsigned slot = 0; slot < EVGEN_MAX_SESSIONS; slot++)
+        if (s && evgen_rt.slots[slot] == s)
+            return 1;
+    return 0;
+}
+
+/* Under the lock: a free slot reserved, or -1. */
+static int reserve_slot(void)
+{
+    for (unsigned slot = 0; slot < EVGEN_MAX_SESSIONS; slot++)
+        if (!(evgen_rt.slots_taken & (1u << slot))) {
+            evgen_rt.slots_taken |= 1u << slot;
+            return (int)slot;
+        }
+    return -1;
+}
+
+static void release_slot(unsigned slot)
+{
+    evgen_rt_lock();
+    evgen_rt.slots_taken &= ~(1u << slot);
+    evgen_rt_unlock();
 }
 
 static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_event_callback callback,
@@ -101,13 +126,12 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
         return NULL;
     }
     evgen_rt_fork_handlers();
-    pthread_mutex_lock(&evgen_rt.lock);
-    int busy = evgen_rt.session || evgen_rt.opening;
-    if (!busy)
-        evgen_rt.opening = 1; /* a reservation: the file header and the writer come first */
-    pthread_mutex_unlock(&evgen_rt.lock);
-    if (busy) {
-        errno = EBUSY;
+    evgen_rt_thread_key();
+    evgen_rt_lock();
+    int slot = reserve_slot();
+    evgen_rt_unlock();
+    if (slot < 0) {
+        errno = EBUSY; /* EVGEN_MAX_SESSIONS are open */
         return NULL;
     }
 
@@ -118,12 +142,12 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
         goto fail;
     }
     s->opt = opt;
+    s->slot = (unsigned)slot;
     s->sink = sink;
     s->fd = -1;
     s->callback = callback;
     s->context = context;
-    pthread_cond_init(&s->queue_cv, NULL);
-    pthread_cond_init(&s->done_cv, NULL);
+    evgen_rt_queue_init(s);
     if (opt.clock == EVGEN_CLOCK_TSC) {
         if (evgen_rt_tsc_frequency(&s->frequency) != 0) {
             err = EINVAL; /* no invariant TSC on this machine */
@@ -147,8 +171,10 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
     if ((err = evgen_rt_writer_start(s)) != 0)
         goto fail;
 
-    pthread_mutex_lock(&evgen_rt.lock);
+    evgen_rt_lock();
     evgen_rt_barrier_init();
+    s->epoch = ++evgen_rt.last_epoch;
+    s->state = RT_OPEN;
     for (evgen_manifest_desc *m = evgen_rt.manifests; m; m = m->next) {
         rt_buffer *b = evgen_rt_metadata_block(m);
         if (!b) {
@@ -157,17 +183,15 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
         }
         evgen_rt_enqueue(s, b);
     }
-    evgen_rt.session = s;
-    evgen_rt.opening = 0;
-    pthread_mutex_unlock(&evgen_rt.lock);
+    __atomic_store_n(&evgen_rt.slots[slot], s, __ATOMIC_RELEASE);
+    __atomic_store_n(&evgen_rt.unattributed[slot], 0, __ATOMIC_RELAXED);
+    evgen_rt_unlock();
     return s;
 
 fail:
     if (s)
         destroy(s);
-    pthread_mutex_lock(&evgen_rt.lock);
-    evgen_rt.opening = 0;
-    pthread_mutex_unlock(&evgen_rt.lock);
+    release_slot((unsigned)slot);
     errno = err;
     return NULL;
 }
@@ -188,12 +212,12 @@ evgen_session *evgen_session_open_callback(evgen_event_callback callback, void *
     return open_session(RT_SINK_CALLBACK, NULL, callback, context, options);
 }
 
-/* Under the lock: every block queued so far has reached the sink. */
-static void wait_written(evgen_session *s)
+/* Flush and close wait for other threads: from a callback (the writer would wait for itself) or
+ * from a signal handler that interrupted an emit of this thread, they would wait forever. */
+static int cannot_wait_here(void)
 {
-    uint64_t target = s->queued;
-    while (s->done < target)
-        evgen_rt_wait(&s->done_cv);
+    const evgen_thread *t = evgen_thread_self;
+    return evgen_rt_in_writer() || (t && __atomic_load_n(&t->depth, __ATOMIC_RELAXED) != 0);
 }
 
 int evgen_session_flush(evgen_session *session)
@@ -202,21 +226,18 @@ int evgen_session_flush(evgen_session *session)
         errno = EINVAL;
         return -1;
     }
-    if (evgen_rt_in_writer()) {
-        errno = EDEADLK; /* from a callback: the writer would wait for itself */
+    if (cannot_wait_here()) {
+        errno = EDEADLK;
         return -1;
     }
-    pthread_mutex_lock(&evgen_rt.lock);
-    int err = evgen_rt.session == session ? 0 : EINVAL;
+    evgen_rt_lock();
+    int err = evgen_rt_session_is_open(session) ? 0 : EINVAL;
     if (!err) {
-        session->n_flushers++;
-        evgen_rt_quiesce(session, NULL);
-        wait_written(session);
-        err = session->error;
-        if (--session->n_flushers == 0)
-            pthread_cond_broadcast(&session->done_cv);
+        evgen_rt_flush_streams(session);
+        evgen_rt_wait_written(session);
+        err = __atomic_load_n(&session->error, __ATOMIC_ACQUIRE);
     }
-    pthread_mutex_unlock(&evgen_rt.lock);
+    evgen_rt_unlock();
     if (err) {
         errno = err;
         return -1;
@@ -224,23 +245,73 @@ int evgen_session_flush(evgen_session *session)
     return 0;
 }
 
+int evgen_session_error(const evgen_session *session)
+{
+    return session ? __atomic_load_n(&session->error, __ATOMIC_ACQUIRE) : EINVAL;
+}
+
+static int by_serial(const void *a, const void *b)
+{
+    uint64_t x = ((const rt_totals *)a)->serial, y = ((const rt_totals *)b)->serial;
+    return x < y ? -1 : x > y;
+}
+
+/* Under the lock, S quiescent: every thread's totals (exited ones and attached ones), in the
+ * order of their first emit; the attached threads leave S. */
+static int collect_totals(evgen_session *s)
+{
+    size_t n = s->n_exited;
+    for (rt_thread *t = evgen_rt.threads; t; t = t->all_next)
+        if (t->in_use && t->sess[s->slot].epoch == s->epoch)
+            n++;
+    rt_totals *all = malloc((n ? n : 1) * sizeof *all);
+    s->totals = malloc((n ? n : 1) * sizeof *s->totals);
+    if (!all || !s->totals) {
+        free(all);
+        return ENOMEM;
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < s->n_exited; i++)
+        all[k++] = s->exited[i];
+    for (rt_thread *t = evgen_rt.threads; t; t = t->all_next)
+        if (t->in_use && t->sess[s->slot].epoch == s->epoch) {
+            evgen_rt_thread_totals(s, t, &all[k++]);
+            __atomic_store_n(&t->sess[s->slot].epoch, 0, __ATOMIC_RELAXED);
+        }
+    if (k > 1)
+        qsort(all, k, sizeof *all, by_serial);
+    for (size_t i = 0; i < k; i++)
+        s->totals[i] = all[i].t;
+    s->n_totals = k;
+    free(all);
+    return 0;
+}
+
+/* After the writer stopped: `written` counts what reached the sink. */
 static int fill_totals(const evgen_session *s, evgen_session_totals *totals)
 {
     memset(totals, 0, sizeof *totals);
+    evgen_thread_totals *threads = NULL;
+    if (s->n_totals && !(threads = malloc(s->n_totals * sizeof *threads)))
+        return ENOMEM;
     for (size_t i = 0; i < s->n_totals; i++) {
-        totals->written += s->totals[i].written;
-        totals->dropped += s->totals[i].dropped;
-        totals->too_big += s->totals[i].too_big;
+        evgen_thread_totals t = s->totals[i];
+        for (size_t k = 0; k < s->n_lost; k++)
+            if (s->lost[k].thread_id == t.thread_id) {
+                uint64_t lost = s->lost[k].events < t.written ? s->lost[k].events : t.written;
+                t.written -= lost;
+                break; /* an id the OS reused: its first entry carries the loss */
+            }
+        threads[i] = t;
+        totals->written += t.written;
+        totals->dropped += t.dropped;
+        totals->too_big += t.too_big;
     }
+    totals->dropped += s->unattributed_at_close;
+    totals->lost = s->lost_total;
     totals->bytes = s->bytes;
-    if (s->n_totals) {
-        evgen_thread_totals *threads = malloc(s->n_totals * sizeof *threads);
-        if (!threads)
-            return ENOMEM;
-        memcpy(threads, s->totals, s->n_totals * sizeof *threads);
-        totals->threads = threads;
-        totals->n_threads = s->n_totals;
-    }
+    totals->threads = threads;
+    totals->n_threads = s->n_totals;
     return 0;
 }
 
@@ -257,40 +328,41 @@ int evgen_session_close(evgen_session *session, evgen_session_totals *totals, ui
         errno = EINVAL;
         return -1;
     }
-    if (evgen_rt_in_writer()) {
+    if (cannot_wait_here()) {
         errno = EDEADLK;
         return -1;
     }
     evgen_session *s = session;
-    pthread_mutex_lock(&evgen_rt.lock);
-    if (evgen_rt.session != s) {
-        pthread_mutex_unlock(&evgen_rt.lock);
+    evgen_rt_lock();
+    if (!evgen_rt_session_is_open(s)) {
+        evgen_rt_unlock();
         errno = EINVAL;
         return -1;
     }
-    /* From here no thread attaches or gets a buffer: the slow path finds no session. */
-    evgen_rt.session = NULL;
-    evgen_rt_disable_all();
-    if (evgen_rt.n_waiters)
-        pthread_cond_broadcast(&evgen_rt.buffer_cv);
-    evgen_rt_quiesce(s, NULL);
-    while (s->threads)
-        evgen_rt_thread_detach(s, s->threads);
-    rt_buffer *end = evgen_rt_end_block(s);
+    /* From here no emit finds the session; close_streams waits for those inside it. */
+    __atomic_store_n(&evgen_rt.slots[s->slot], NULL, __ATOMIC_RELEASE);
+    __atomic_store_n(&s->state, RT_CLOSING, __ATOMIC_RELEASE);
+    evgen_rt_apply_all();
+    evgen_rt_close_streams(s);
+    /* Emits waiting for a buffer of S see it closing; S lives until the last has left. */
+    __atomic_fetch_add(&evgen_rt.pool_gen, 1, __ATOMIC_RELEASE);
+    evgen_rt_futex_wake(&evgen_rt.pool_gen);
+    while (__atomic_load_n(&s->waiters, __ATOMIC_ACQUIRE))
+        sched_yield();
+    int err = collect_totals(s);
+    s->unattributed_at_close = __atomic_exchange_n(&evgen_rt.unattributed[s->slot], 0, __ATOMIC_RELAXED);
+    rt_buffer *end = err ? NULL : evgen_rt_end_block(s, s->unattributed_at_close);
     if (end)
         evgen_rt_enqueue(s, end);
     else if (!s->error)
         s->error = ENOMEM;
-    pthread_mutex_unlock(&evgen_rt.lock);
+    evgen_rt_unlock();
 
     evgen_rt_writer_stop(s);
-    /* A flush on another thread may still be on its way out of wait_written. */
-    pthread_mutex_lock(&evgen_rt.lock);
-    while (s->n_flushers)
-        evgen_rt_wait(&s->done_cv);
-    pthread_mutex_unlock(&evgen_rt.lock);
+    release_slot(s->slot);
 
-    int err = s->error;
+    if (!err)
+        err = s->error;
     if (s->sink == RT_SINK_FILE) {
         if (close(s->fd) != 0 && !err)
             err = errno;

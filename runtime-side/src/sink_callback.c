@@ -39,10 +39,22 @@ static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
     return -1;
 }
 
+/* An unregistered manifest's descriptors may be unloaded: no record of it comes after this. */
+static void forget_types(evgen_session *s, const evgen_manifest_desc *m)
+{
+    for (size_t i = 0; i < s->n_types; i++)
+        if (s->types[i].manifest == m)
+            s->types[i] = (rt_type){NULL, NULL, NULL};
+}
+
 int evgen_rt_callback_block(evgen_session *s, const rt_buffer *b)
 {
     if (b->type == EVGEN_RT_BLOCK_METADATA)
         return learn_types(s, b->manifest);
+    if (b->type == RT_BLOCK_FORGET) {
+        forget_types(s, b->manifest);
+        return 0;
+    }
     if (b->type != EVGEN_RT_BLOCK_EVENTS)
         return 0;
     const uint8_t *p = b->data + EVGEN_RT_BLOCK_HEADER_SIZE, *end = p + b->size;

@@ -1,8 +1,18 @@
-/* writer.c — the session's writer thread: takes blocks off the queue in order, frames each
- * (header and crc32c, docs/format.md) and gives it to the sink; pooled buffers then go back to
- * the pool. Emitting threads only ever wait here when a WAIT session runs out of buffers. */
+/* writer.c — the session's buffer pool, its writer queue, and the writer thread that takes blocks
+ * off the queue in order, frames each (header and crc32c, docs/format.md) and gives it to the sink.
+ *
+ * Emitters reach the pool and the queue from any context, signal handlers included, so both are
+ * lock-free: the pool is an array of buffers each taken with a compare-and-swap, the queue an
+ * intrusive many-producer single-consumer list (one atomic exchange per push), and the writer
+ * sleeps on a futex that every push rings. */
+#include <errno.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "evgen/crc32c.h"
 #include "internal.h"
@@ -14,97 +24,200 @@ int evgen_rt_in_writer(void)
     return in_writer;
 }
 
+void evgen_rt_futex_wait(uint32_t *word, uint32_t seen, long timeout_ms)
+{
+    struct timespec ts = {timeout_ms / 1000, (timeout_ms % 1000) * 1000000L};
+    syscall(SYS_futex, word, FUTEX_WAIT_PRIVATE, seen, &ts, NULL, 0);
+}
+
+void evgen_rt_futex_wake(uint32_t *word)
+{
+    syscall(SYS_futex, word, FUTEX_WAKE_PRIVATE, INT_MAX, NULL, NULL, 0);
+}
+
+/* ---- the pool ------------------------------------------------------------------------------ */
+
 rt_buffer *evgen_rt_pool_take(evgen_session *s)
 {
-    rt_buffer *b = s->free_list;
-    if (b) {
-        s->free_list = b->next;
-        s->n_free--;
-        b->next = NULL;
+    if (__atomic_load_n(&s->n_free, __ATOMIC_ACQUIRE) == 0)
+        return NULL;
+    for (uint32_t i = 0; i < s->opt.buffer_count; i++) {
+        rt_buffer *b = &s->buffers[i];
+        uint32_t free_buffer = 0;
+        if (!__atomic_load_n(&b->taken, __ATOMIC_RELAXED) &&
+            __atomic_compare_exchange_n(&b->taken, &free_buffer, 1, 0, __ATOMIC_ACQUIRE, __ATOMIC_RELAXED)) {
+            __atomic_fetch_sub(&s->n_free, 1, __ATOMIC_RELAXED);
+            b->next = NULL;
+            return b;
+        }
     }
-    return b;
+    return NULL;
 }
 
 void evgen_rt_pool_put(evgen_session *s, rt_buffer *b)
 {
-    b->next = s->free_list;
-    s->free_list = b;
-    s->n_free++;
-    if (evgen_rt.n_waiters)
-        pthread_cond_broadcast(&evgen_rt.buffer_cv);
+    __atomic_store_n(&b->taken, 0, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&s->n_free, 1, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&evgen_rt.pool_gen, 1, __ATOMIC_RELEASE);
+    if (__atomic_load_n(&s->waiters, __ATOMIC_ACQUIRE))
+        evgen_rt_futex_wake(&evgen_rt.pool_gen);
+}
+
+/* ---- the queue (D. Vyukov's intrusive MPSC queue) ------------------------------------------ */
+
+void evgen_rt_queue_init(evgen_session *s)
+{
+    s->stub.next = NULL;
+    s->q_head = s->q_tail = &s->stub;
+}
+
+static void push(evgen_session *s, rt_buffer *b)
+{
+    __atomic_store_n(&b->next, NULL, __ATOMIC_RELAXED);
+    rt_buffer *prev = __atomic_exchange_n(&s->q_head, b, __ATOMIC_ACQ_REL);
+    /* Between the exchange and this store the writer cannot see past prev; a signal handler that
+     * interrupts here and pushes too only waits for nothing (nested emits never wait). */
+    __atomic_store_n(&prev->next, b, __ATOMIC_RELEASE);
+}
+
+/* The writer's: the oldest block, or NULL (empty, or a push half done: the pusher rings after). */
+static rt_buffer *pop(evgen_session *s)
+{
+    rt_buffer *tail = s->q_tail, *next = __atomic_load_n(&tail->next, __ATOMIC_ACQUIRE);
+    if (tail == &s->stub) {
+        if (!next)
+            return NULL;
+        s->q_tail = tail = next;
+        next = __atomic_load_n(&next->next, __ATOMIC_ACQUIRE);
+    }
+    if (next) {
+        s->q_tail = next;
+        return tail;
+    }
+    if (tail != __atomic_load_n(&s->q_head, __ATOMIC_ACQUIRE))
+        return NULL;
+    push(s, &s->stub);
+    next = __atomic_load_n(&tail->next, __ATOMIC_ACQUIRE);
+    if (next) {
+        s->q_tail = next;
+        return tail;
+    }
+    return NULL;
 }
 
 void evgen_rt_enqueue(evgen_session *s, rt_buffer *b)
 {
-    b->next = NULL;
-    if (s->queue_tail)
-        s->queue_tail->next = b;
-    else
-        s->queue_head = b;
-    s->queue_tail = b;
-    s->queued++;
     if (b->pooled)
-        s->n_inflight++;
-    pthread_cond_signal(&s->queue_cv);
+        __atomic_fetch_add(&s->n_inflight, 1, __ATOMIC_RELAXED);
+    __atomic_fetch_add(&s->queued, 1, __ATOMIC_RELAXED);
+    push(s, b);
+    __atomic_fetch_add(&s->doorbell, 1, __ATOMIC_RELEASE);
+    evgen_rt_futex_wake(&s->doorbell);
 }
+
+/* Every block queued before the call has reached the sink. Not from the writer. */
+void evgen_rt_wait_written(evgen_session *s)
+{
+    uint64_t target = __atomic_load_n(&s->queued, __ATOMIC_ACQUIRE);
+    for (;;) {
+        uint32_t seen = __atomic_load_n(&s->done_word, __ATOMIC_ACQUIRE);
+        if (__atomic_load_n(&s->done, __ATOMIC_ACQUIRE) >= target)
+            return;
+        evgen_rt_futex_wait(&s->done_word, seen, 100);
+    }
+}
+
+/* ---- the writer ---------------------------------------------------------------------------- */
 
 static void frame(rt_buffer *b)
 {
     uint8_t *h = b->data;
+    int events = b->type == EVGEN_RT_BLOCK_EVENTS;
     h[0] = 'E', h[1] = 'V', h[2] = 'B', h[3] = 'K';
     h[4] = b->type;
     h[5] = 0;
     evgen_rt_le16(h + 6, EVGEN_RT_BLOCK_HEADER_SIZE);
     evgen_rt_le32(h + 8, b->size);
-    evgen_rt_le64(h + 16, b->type == EVGEN_RT_BLOCK_EVENTS ? b->thread_id : 0);
-    evgen_rt_le32(h + 24, b->type == EVGEN_RT_BLOCK_EVENTS ? b->sequence : 0);
-    evgen_rt_le32(h + 28, b->type == EVGEN_RT_BLOCK_EVENTS ? b->event_count : 0);
-    evgen_rt_le32(h + 32, b->type == EVGEN_RT_BLOCK_EVENTS ? b->dropped : 0);
-    evgen_rt_le32(h + 36, 0);
-    evgen_rt_le64(h + 40, b->type == EVGEN_RT_BLOCK_EVENTS ? b->base_ticks : 0);
+    evgen_rt_le64(h + 16, events ? b->thread_id : 0);
+    evgen_rt_le32(h + 24, events ? b->sequence : 0);
+    evgen_rt_le32(h + 28, events ? b->event_count : 0);
+    evgen_rt_le32(h + 32, events ? b->dropped : 0);
+    evgen_rt_le32(h + 36, events ? b->stream : 0);
+    evgen_rt_le64(h + 40, events ? b->base_ticks : 0);
     uint32_t crc = evgen_crc32c(0, h + 16, EVGEN_RT_BLOCK_HEADER_SIZE - 16);
     crc = evgen_crc32c(crc, h + EVGEN_RT_BLOCK_HEADER_SIZE, b->size);
     evgen_rt_le32(h + 12, (uint32_t)crc);
+}
+
+/* The events of a block the sink never took, by thread (close subtracts them from `written`). */
+static void count_lost(evgen_session *s, const rt_buffer *b)
+{
+    if (b->type != EVGEN_RT_BLOCK_EVENTS)
+        return;
+    s->lost_total += b->event_count;
+    for (size_t i = 0; i < s->n_lost; i++)
+        if (s->lost[i].thread_id == b->thread_id) {
+            s->lost[i].events += b->event_count;
+            return;
+        }
+    if (s->n_lost == s->cap_lost) {
+        size_t cap = s->cap_lost ? 2 * s->cap_lost : 16;
+        rt_lost *lost = realloc(s->lost, cap * sizeof *lost);
+        if (!lost)
+            return; /* the total stays exact; the per-thread split loses this one */
+        s->lost = lost;
+        s->cap_lost = cap;
+    }
+    s->lost[s->n_lost++] = (rt_lost){b->thread_id, b->event_count};
+}
+
+static void write_block(evgen_session *s, rt_buffer *b)
+{
+    int err = 0;
+    if (b->type == RT_BLOCK_FORGET) {
+        if (s->sink == RT_SINK_CALLBACK)
+            evgen_rt_callback_block(s, b);
+    } else if (__atomic_load_n(&s->error, __ATOMIC_RELAXED)) {
+        count_lost(s, b); /* after a sink error blocks are discarded: emitters never wait on a dead sink */
+    } else {
+        frame(b);
+        err = evgen_rt_sink_block(s, b);
+        if (err) {
+            count_lost(s, b);
+            __atomic_store_n(&s->error, err, __ATOMIC_RELEASE);
+        }
+    }
+    if (b->pooled) {
+        __atomic_fetch_sub(&s->n_inflight, 1, __ATOMIC_RELAXED);
+        evgen_rt_pool_put(s, b);
+    } else {
+        free(b->data);
+        free(b);
+    }
+    __atomic_fetch_add(&s->done, 1, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&s->done_word, 1, __ATOMIC_RELEASE);
+    evgen_rt_futex_wake(&s->done_word);
 }
 
 static void *writer_main(void *arg)
 {
     evgen_session *s = arg;
     in_writer = 1;
-    pthread_mutex_lock(&evgen_rt.lock);
     for (;;) {
-        while (!s->queue_head && !s->stopping)
-            pthread_cond_wait(&s->queue_cv, &evgen_rt.lock);
-        rt_buffer *b = s->queue_head;
-        if (!b)
-            break; /* stopping, and everything is written */
-        s->queue_head = b->next;
-        if (!s->queue_head)
-            s->queue_tail = NULL;
-        int failed = s->error;
-        pthread_mutex_unlock(&evgen_rt.lock);
-
-        /* After a sink error the blocks are discarded, so emitters never wait on a dead sink. */
-        int err = 0;
-        if (!failed) {
-            frame(b);
-            err = evgen_rt_sink_block(s, b);
+        rt_buffer *b = pop(s);
+        if (!b) {
+            uint32_t bell = __atomic_load_n(&s->doorbell, __ATOMIC_ACQUIRE);
+            b = pop(s);
+            if (!b) {
+                if (__atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE) &&
+                    __atomic_load_n(&s->done, __ATOMIC_ACQUIRE) >= __atomic_load_n(&s->queued, __ATOMIC_ACQUIRE))
+                    break;
+                evgen_rt_futex_wait(&s->doorbell, bell, 100);
+                continue;
+            }
         }
-
-        pthread_mutex_lock(&evgen_rt.lock);
-        if (err && !s->error)
-            s->error = err;
-        s->done++;
-        if (b->pooled) {
-            s->n_inflight--;
-            evgen_rt_pool_put(s, b);
-        } else {
-            free(b->data);
-            free(b);
-        }
-        pthread_cond_broadcast(&s->done_cv);
+        write_block(s, b);
     }
-    pthread_mutex_unlock(&evgen_rt.lock);
     return NULL;
 }
 
@@ -119,12 +232,11 @@ int evgen_rt_writer_start(evgen_session *s)
     return err;
 }
 
-/* Writes what is queued, then ends the thread. Called without the lock. */
+/* Writes what is queued, then ends the thread. Called without the lock, after the last block. */
 void evgen_rt_writer_stop(evgen_session *s)
 {
-    pthread_mutex_lock(&evgen_rt.lock);
-    s->stopping = 1;
-    pthread_cond_signal(&s->queue_cv);
-    pthread_mutex_unlock(&evgen_rt.lock);
+    __atomic_store_n(&s->stopping, 1, __ATOMIC_RELEASE);
+    __atomic_fetch_add(&s->doorbell, 1, __ATOMIC_RELEASE);
+    evgen_rt_futex_wake(&s->doorbell);
     pthread_join(s->writer, NULL);
 }

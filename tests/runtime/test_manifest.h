@@ -29,19 +29,21 @@ typedef struct test_span {
 
 enum { TEST_HEAPSTATS_V1_SIZE = 94, TEST_HEAPSTATS_V2_SIZE = 110, TEST_TICK_SIZE = 12, TEST_MARKER_SIZE = 12 };
 
-static inline int test_enabled(unsigned event)
+/* The sessions recording the event (its enabled byte), as generated FireEtw functions load it. */
+static inline uint32_t test_enabled(unsigned event)
 {
-    return __atomic_load_n(&testevents_enabled[event], __ATOMIC_RELAXED) != 0;
+    return __atomic_load_n(&testevents_enabled[event], __ATOMIC_RELAXED);
 }
 
 /* HeapStats v2: the ten u64 sizes and counts, three u32 counts, ClrInstanceID, then v2's two u64. */
 static inline uint32_t fire_heapstats_v2(const uint64_t v[10], const uint32_t c[3], uint16_t clr, uint64_t gen4,
                                          uint64_t promoted4)
 {
-    if (!test_enabled(0))
+    uint32_t sessions = test_enabled(0);
+    if (!sessions)
         return EVGEN_EMIT_DISABLED;
     evgen_emit em;
-    uint8_t *p = evgen_emit_begin(&em, &testevents_manifest, 1, 0, TEST_HEAPSTATS_V2_SIZE);
+    uint8_t *p = evgen_emit_begin(&em, &testevents_manifest, 1, 0, TEST_HEAPSTATS_V2_SIZE, sessions);
     if (!p)
         return em.status;
     for (int i = 0; i < 10; i++)
@@ -57,14 +59,15 @@ static inline uint32_t fire_heapstats_v2(const uint64_t v[10], const uint32_t c[
 static inline uint32_t fire_message(uint32_t seq, const uint16_t *text, uint16_t count, const uint32_t *values,
                                     uint16_t n_spans, const test_span *spans)
 {
-    if (!test_enabled(1))
+    uint32_t sessions = test_enabled(1);
+    if (!sessions)
         return EVGEN_EMIT_DISABLED;
     size_t size_text = evgen_utf16z_size(text);
     size_t size_values = (size_t)count * 4;
     size_t size_spans = (size_t)n_spans * sizeof(test_span);
     uint64_t payload = 4 + (uint64_t)size_text + 2 + size_values + 2 + size_spans;
     evgen_emit em;
-    uint8_t *p = evgen_emit_begin(&em, &testevents_manifest, 2, 1, payload > UINT32_MAX ? UINT32_MAX : (uint32_t)payload);
+    uint8_t *p = evgen_emit_begin(&em, &testevents_manifest, 2, 1, payload > UINT32_MAX ? UINT32_MAX : (uint32_t)payload, sessions);
     if (!p)
         return em.status;
     p = evgen_put_u32(p, seq);
@@ -78,10 +81,11 @@ static inline uint32_t fire_message(uint32_t seq, const uint16_t *text, uint16_t
 
 static inline uint32_t fire_tick(uint32_t thread, uint64_t seq)
 {
-    if (!test_enabled(2))
+    uint32_t sessions = test_enabled(2);
+    if (!sessions)
         return EVGEN_EMIT_DISABLED;
     evgen_emit em;
-    uint8_t *p = evgen_emit_begin(&em, &testevents_manifest, 3, 0, TEST_TICK_SIZE);
+    uint8_t *p = evgen_emit_begin(&em, &testevents_manifest, 3, 0, TEST_TICK_SIZE, sessions);
     if (!p)
         return em.status;
     p = evgen_put_u32(p, thread);
@@ -91,10 +95,11 @@ static inline uint32_t fire_tick(uint32_t thread, uint64_t seq)
 
 static inline uint32_t fire_marker(uint64_t seq, int32_t reason)
 {
-    if (!test_enabled(3))
+    uint32_t sessions = test_enabled(3);
+    if (!sessions)
         return EVGEN_EMIT_DISABLED;
     evgen_emit em;
-    uint8_t *p = evgen_emit_begin(&em, &testevents_manifest, 4, 0, TEST_MARKER_SIZE);
+    uint8_t *p = evgen_emit_begin(&em, &testevents_manifest, 4, 0, TEST_MARKER_SIZE, sessions);
     if (!p)
         return em.status;
     p = evgen_put_u64(p, seq);
@@ -104,10 +109,11 @@ static inline uint32_t fire_marker(uint64_t seq, int32_t reason)
 
 static inline uint32_t fire_late(uint64_t value, const void *where)
 {
-    if (!__atomic_load_n(&lateevents_enabled[0], __ATOMIC_RELAXED))
+    uint32_t sessions = __atomic_load_n(&lateevents_enabled[0], __ATOMIC_RELAXED);
+    if (!sessions)
         return EVGEN_EMIT_DISABLED;
     evgen_emit em;
-    uint8_t *p = evgen_emit_begin(&em, &lateevents_manifest, 0, 0, (uint32_t)(8 + sizeof(void *)));
+    uint8_t *p = evgen_emit_begin(&em, &lateevents_manifest, 0, 0, (uint32_t)(8 + sizeof(void *)), sessions);
     if (!p)
         return em.status;
     p = evgen_put_u64(p, value);

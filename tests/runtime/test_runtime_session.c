@@ -188,7 +188,10 @@ static void test_runtime_options(void **state)
     evgen_session *s = evgen_session_open_memory(&o);
     assert_non_null(s);
 
-    /* One session at a time, whatever the sink. */
+    /* EVGEN_MAX_SESSIONS at a time, whatever the sink; the next is refused before its file exists. */
+    evgen_session *more[EVGEN_MAX_SESSIONS - 1];
+    for (unsigned i = 0; i < EVGEN_MAX_SESSIONS - 1; i++)
+        assert_non_null(more[i] = evgen_session_open_memory(NULL));
     errno = 0;
     assert_null(evgen_session_open_memory(NULL));
     assert_int_equal(errno, EBUSY);
@@ -197,6 +200,8 @@ static void test_runtime_options(void **state)
     assert_null(evgen_session_open_file(path, NULL));
     assert_int_equal(errno, EBUSY);
     assert_int_not_equal(access(path, F_OK), 0); /* refused before creating the file */
+    for (unsigned i = 0; i < EVGEN_MAX_SESSIONS - 1; i++)
+        assert_int_equal(evgen_session_close(more[i], NULL, NULL, NULL), 0);
     assert_int_equal(evgen_session_close(s, NULL, NULL, NULL), 0);
 
     errno = 0;
@@ -804,9 +809,20 @@ static void test_runtime_sink_error(void **state)
         if (!s)
             _exit(11);
         evgen_session_enable(s, NULL, 255, ~0ull);
-        for (uint64_t k = 0; k < 20000; k++) /* ~280 KB: the writer fails, emitters never hang */
-            if (fire_tick(0, k) != EVGEN_EMIT_OK)
+        /* ~280 KB: the writer fails; emitters never hang, and once the sink has failed the session
+         * drops (and counts) instead of pretending to record. */
+        uint64_t ok = 0, dropped = 0;
+        for (uint64_t k = 0; k < 20000; k++) {
+            uint32_t rc = fire_tick(0, k);
+            if (rc == EVGEN_EMIT_OK)
+                ok++;
+            else if (rc == EVGEN_EMIT_DROPPED)
+                dropped++;
+            else
                 _exit(12);
+        }
+        if (dropped == 0 || evgen_session_error(s) != EFBIG) /* the status is there while running */
+            _exit(16);
         errno = 0;
         if (evgen_session_flush(s) != -1 || errno != EFBIG)
             _exit(13);
@@ -814,8 +830,17 @@ static void test_runtime_sink_error(void **state)
         errno = 0;
         if (evgen_session_close(s, &totals, NULL, NULL) != -1 || errno != EFBIG)
             _exit(14);
-        if (totals.written != 20000 || totals.bytes > 16384)
+        /* Every event is in exactly one count; `written` is what reached the file. */
+        if (totals.written + totals.lost != ok || totals.dropped != dropped || totals.lost == 0 ||
+            totals.bytes > 16384 || totals.n_threads != 1 || totals.threads[0].written != totals.written)
             _exit(15);
+        tp_trace t;
+        int rc;
+        uint8_t *data = rt_parse_file(path, &t, NULL, &rc);
+        if (rc != 0 || t.n_records != totals.written)
+            _exit(17);
+        tp_free(&t);
+        free(data);
         _exit(0);
     }
     int status;

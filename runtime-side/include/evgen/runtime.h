@@ -1,13 +1,17 @@
 /* evgen/runtime.h — libevgen-runtime's public API: trace sessions, what they record, and where
  * the trace goes (a file, a memory buffer, an in-process callback).
  *
- * One session is open at a time in a process. Events of every registered manifest (generated
- * code registers itself) are recorded while their provider is enabled at their level and
- * keywords. Emitting is lock-free and allocation-free on the calling thread: each thread fills
- * a buffer of its own, and a writer thread frames full buffers as blocks and writes them.
- * Thread safety: every function here may be called from any thread, but not from a signal
- * handler, and flush/close not from an event callback (they fail with EDEADLK there; events
- * emitted by a callback are not recorded). */
+ * Up to EVGEN_MAX_SESSIONS (8) sessions may be open at once, each with its own sink, buffers and
+ * rules; an event is recorded by every session that enables its provider at its level and
+ * keywords. Events of every registered manifest (generated code registers itself) can be
+ * recorded. Emitting is lock-free and allocation-free: each thread fills buffers of its own, and
+ * each session's writer thread frames full buffers as blocks and writes them.
+ *
+ * Async-signal-safety (docs/signals.md): FireEtw functions (every emit) are async-signal-safe and
+ * reentrant: a signal handler may emit while it interrupts an emit of the same thread. Nothing
+ * in this header is: open, enable, flush, close and the totals may be called from any thread, but
+ * not from a signal handler; flush/close fail with EDEADLK from an event callback or from a
+ * handler that interrupted an emit (events emitted by a callback are not recorded). */
 #ifndef EVGEN_RUNTIME_H
 #define EVGEN_RUNTIME_H
 
@@ -24,9 +28,10 @@ typedef struct evgen_session evgen_session;
 
 /* What an emitting thread does when it needs a fresh buffer and none is free. */
 typedef enum evgen_when_full {
-    EVGEN_WHEN_FULL_WAIT = 0, /* block until the writer frees one: nothing is lost */
-    EVGEN_WHEN_FULL_DROP = 1  /* drop the event and count it: the emitter never waits for the
-                               * writer (it may take the runtime's lock for a moment) */
+    EVGEN_WHEN_FULL_WAIT = 0, /* block until the writer frees one: nothing is lost, except by an
+                               * emit nested in another of its thread (a signal handler's), which
+                               * never waits: it drops and counts */
+    EVGEN_WHEN_FULL_DROP = 1  /* drop the event and count it: the emitter never waits */
 } evgen_when_full;
 
 typedef enum evgen_clock_kind {
@@ -49,18 +54,21 @@ typedef struct evgen_session_options {
 void evgen_session_options_init(evgen_session_options *options);
 
 /* Totals of a session, per process and per thread. */
+/* Every event a session enabled is in exactly one of written, dropped, too_big or lost. */
 typedef struct evgen_thread_totals {
     uint64_t thread_id;
-    uint64_t written;
-    uint64_t dropped;  /* no buffer was free under EVGEN_WHEN_FULL_DROP */
+    uint64_t written;  /* in the trace: in blocks the sink took */
+    uint64_t dropped;  /* not buffered: no buffer free (DROP, or a nested emit), a dead sink, nesting
+                        * deeper than EVGEN_MAX_NESTING */
     uint64_t too_big;  /* payload over max_payload */
 } evgen_thread_totals;
 
 typedef struct evgen_session_totals {
     uint64_t written;
-    uint64_t dropped;
+    uint64_t dropped;  /* the threads' drops, and drops of threads interrupted while joining */
     uint64_t too_big;
     uint64_t bytes;    /* bytes of trace produced, header included */
+    uint64_t lost;     /* buffered, but in blocks the sink failed to take (ENOSPC, EIO...) */
     const evgen_thread_totals *threads; /* valid until the next evgen_session_totals_free */
     size_t n_threads;
 } evgen_session_totals;
@@ -68,8 +76,9 @@ typedef struct evgen_session_totals {
 void evgen_session_totals_free(evgen_session_totals *totals);
 
 /* Opens a session writing the trace to `path` (created or truncated). `options` may be NULL for
- * defaults. Returns NULL with errno set if the file cannot be created, another session is open
- * (EBUSY) or an option is invalid (EINVAL). No event is recorded until evgen_session_enable. */
+ * defaults. Returns NULL with errno set if the file cannot be created, EVGEN_MAX_SESSIONS sessions
+ * are open (EBUSY) or an option is invalid (EINVAL). No event is recorded until
+ * evgen_session_enable. */
 evgen_session *evgen_session_open_file(const char *path, const evgen_session_options *options);
 
 /* Opens a session keeping the trace in memory; evgen_session_close hands it over. */
@@ -110,6 +119,11 @@ int evgen_session_disable(evgen_session *session, const char *provider);
  * with errno if the sink failed (the first error, reported by every later flush and close), or
  * EINVAL if the session was closed meanwhile by another thread. */
 int evgen_session_flush(evgen_session *session);
+
+/* The sink's first error (an errno value: ENOSPC, EIO...), or 0. Once the sink has failed the
+ * session records nothing more (emits drop and count) and its writer discards what is queued, so
+ * no emitter waits on a dead sink; flush and close report the error. Any thread, lock-free. */
+int evgen_session_error(const evgen_session *session);
 
 /* Disables every event, writes what is buffered and the end block, and frees the session.
  * `totals` (may be NULL) receives the counts; free them with evgen_session_totals_free. For a

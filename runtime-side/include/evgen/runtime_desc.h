@@ -17,7 +17,7 @@ extern "C" {
 
 /* Bumped when a descriptor or the emit fast path changes incompatibly; generated code checks it
  * with #error, so a stale generated file fails at compile time, not at run time. */
-#define EVGEN_RUNTIME_ABI 1
+#define EVGEN_RUNTIME_ABI 2
 
 /* Wire kinds, numbered as in the trace metadata (docs/format.md). Never renumbered. */
 typedef enum evgen_wire_kind {
@@ -115,7 +115,8 @@ typedef struct evgen_manifest_desc {
     uint32_t n_enums;
     const evgen_struct_desc *structs;
     uint32_t n_structs;
-    /* One byte per event: non-zero while a session records it. EventEnabled<Event>() reads it. */
+    /* One byte per event: bit s set while the session in slot s records it (EVGEN_MAX_SESSIONS).
+     * EventEnabled<Event>() reads it. */
     volatile uint8_t *enabled;
     /* runtime: the trace type number of this manifest's first type (process-wide numbering),
      * and the registration chain. */
@@ -126,6 +127,13 @@ typedef struct evgen_manifest_desc {
 /* Registers a manifest with the runtime (generated code does it from a constructor). Idempotent.
  * A session open at the time records the manifest's metadata at once. Thread-safe. */
 void evgen_register_manifest(evgen_manifest_desc *manifest);
+
+/* Unregisters a manifest: its events are disabled in every session, everything already emitted
+ * reaches each session's sink (the callback sink has decoded it), and the runtime forgets the
+ * descriptors, so the code holding them may be unloaded. No thread may be inside one of its FireEtw
+ * functions meanwhile (dlclose's own rule). Re-registering gives it new trace types. Not
+ * async-signal-safe; not from an event callback. */
+void evgen_unregister_manifest(evgen_manifest_desc *manifest);
 
 /* The payload of the metadata block a trace holds for `manifest` (docs/format.md): its type base
  * (type_base as the descriptor holds it: 0 until the manifest is registered), name, providers,

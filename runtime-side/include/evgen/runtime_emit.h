@@ -4,7 +4,9 @@
  * session) goes to evgen_emit_begin_slow() in the runtime library.
  *
  * Record layout (docs/format.md): varint type, zigzag varint timestamp delta, [varint size if the
- * type's payload is variable], payload. Compiles as C99 and C++11 with gcc and clang. */
+ * type's payload is variable], payload. Compiles as C99 and C++11 with gcc and clang.
+ *
+ * Every emit, slow path included, is async-signal-safe and reentrant (docs/signals.md). */
 #ifndef EVGEN_RUNTIME_EMIT_H
 #define EVGEN_RUNTIME_EMIT_H
 
@@ -28,22 +30,38 @@ extern "C" {
 /* What FireEtw functions return. */
 #define EVGEN_EMIT_OK 0u
 #define EVGEN_EMIT_DISABLED 1u /* no session records this event */
-#define EVGEN_EMIT_DROPPED 2u  /* no buffer was free (EVGEN_WHEN_FULL_DROP); counted */
+#define EVGEN_EMIT_DROPPED 2u  /* not recorded and counted: no buffer was free (EVGEN_WHEN_FULL_DROP, or an emit
+                                * nested in another, which never waits), or the session's sink has failed */
 #define EVGEN_EMIT_TOO_BIG 3u  /* payload over the session's max_payload; counted */
 
 /* The most bytes a record header takes: varint32 type + varint64 delta + varint32 size. */
 #define EVGEN_MAX_RECORD_HEADER 20u
 
-/* The part of a thread's state the fast path touches; the runtime owns the rest. */
-typedef struct evgen_thread {
-    uint8_t *pos;          /* next free byte of the thread's buffer (NULL: no buffer) */
+/* Sessions open at once: one bit each in a manifest's `enabled` bytes. */
+#define EVGEN_MAX_SESSIONS 8u
+/* Emits of one thread in progress at once: an emit, a signal handler's emit interrupting it, and
+ * two more levels of nested handlers. Each level fills a buffer of its own (a *stream*), so an
+ * interrupting emit never touches the interrupted one's reservation. Deeper emits are dropped
+ * and counted. */
+#define EVGEN_MAX_NESTING 4u
+
+/* One thread's buffer for one session at one nesting level: the part the fast path touches. */
+typedef struct evgen_stream {
+    uint8_t *pos;          /* next free byte of the buffer (NULL: no buffer) */
     uint8_t *end;          /* end of the buffer */
-    uint64_t last_ts;      /* timestamp of the thread's previous record */
+    uint64_t last_ts;      /* timestamp of the stream's previous record */
     uint64_t written;      /* records committed in this session */
-    uint32_t max_payload;  /* the session's limit */
-    uint32_t busy;         /* 1 while inside an emit (read by a flusher) */
     uint32_t claimed;      /* set by a flusher: the next emit takes the slow path */
+    uint32_t max_payload;  /* the session's limit */
     uint32_t clock_is_tsc; /* the session's clock */
+    uint32_t unused;
+} evgen_stream;
+
+/* A thread's state; the runtime keeps more after it. */
+typedef struct evgen_thread {
+    uint32_t depth;   /* emits of this thread in progress; a flusher waits while it covers a stream */
+    uint32_t no_wait; /* non-zero while the thread is inside the runtime: an emit then never waits */
+    evgen_stream streams[EVGEN_MAX_SESSIONS][EVGEN_MAX_NESTING];
 } evgen_thread;
 
 /* The calling thread's state, NULL until its first emit. */
@@ -53,27 +71,39 @@ extern thread_local evgen_thread *evgen_thread_self;
 extern __thread evgen_thread *evgen_thread_self;
 #endif
 
+/* One emit between begin and commit. `more`: sessions still to receive a copy of the record. */
 typedef struct evgen_emit {
     evgen_thread *thread;
+    evgen_stream *stream;
+    uint32_t depth; /* the thread's depth before this emit, restored by the commit */
     uint32_t status;
+    uint32_t more;
+    uint32_t type;
+    uint64_t ts;
+    const evgen_manifest_desc *manifest;
+    uint8_t *payload;
+    int variable;
 } evgen_emit;
 
 /* Nanoseconds of CLOCK_MONOTONIC (out of line: strict C99 has no clock_gettime). */
 uint64_t evgen_clock_monotonic(void);
 
 /* Slow path: attaches the thread, hands a full buffer to the writer, waits or drops, counts.
- * Returns where the payload goes (the thread then is busy, commit with evgen_emit_commit), or
- * NULL with em->status set. */
+ * Returns where the payload goes (commit with evgen_emit_commit), or NULL with em->status set.
+ * `sessions` is the event's enabled byte as the caller loaded it. Async-signal-safe. */
 uint8_t *evgen_emit_begin_slow(evgen_emit *em, const evgen_manifest_desc *manifest, uint32_t type, int variable,
-                               uint32_t payload);
+                               uint32_t payload, uint32_t sessions);
 
-static inline uint64_t evgen_now(const evgen_thread *t)
+/* Copies a committed record to the other sessions in em->more (out of line: rare). */
+void evgen_emit_copy(evgen_emit *em, const uint8_t *end);
+
+static inline uint64_t evgen_now(const evgen_stream *st)
 {
 #if defined(__x86_64__) || defined(__i386__)
-    if (t->clock_is_tsc)
+    if (st->clock_is_tsc)
         return __builtin_ia32_rdtsc();
 #else
-    (void)t;
+    (void)st;
 #endif
     return evgen_clock_monotonic();
 }
@@ -88,38 +118,70 @@ static inline uint8_t *evgen_put_varint(uint8_t *p, uint64_t v)
     return p;
 }
 
-/* Reserves a record of `type` (the manifest's type number) with `payload` bytes. */
+/* The record header: type, the zigzag delta from the stream's previous record, the size if the
+ * type is variable. The one place the fast and slow paths write it. */
+static inline uint8_t *evgen_put_record_header(uint8_t *p, evgen_stream *st, uint64_t type, int variable,
+                                               uint32_t payload, uint64_t ts)
+{
+    int64_t delta = (int64_t)(ts - st->last_ts);
+    p = evgen_put_varint(p, type);
+    p = evgen_put_varint(p, ((uint64_t)delta << 1) ^ (uint64_t)(delta >> 63)); /* zigzag */
+    if (variable)
+        p = evgen_put_varint(p, payload);
+    st->last_ts = ts;
+    return p;
+}
+
+/* Reserves a record of `type` (the manifest's type number) with `payload` bytes in the calling
+ * thread's stream at its nesting depth, for the first session in `sessions`.
+ *
+ * Reentrancy: depth is raised before anything else is touched, with a compiler barrier, so a
+ * signal handler's emit that interrupts this one at any point uses the next stream; a flusher on
+ * another thread reads depth to know which streams are in use (quiesce.c). */
 static inline uint8_t *evgen_emit_begin(evgen_emit *em, const evgen_manifest_desc *manifest, uint32_t type,
-                                        int variable, uint32_t payload)
+                                        int variable, uint32_t payload, uint32_t sessions)
 {
     evgen_thread *t = evgen_thread_self;
     if (EVGEN_LIKELY(t != NULL)) {
-        __atomic_store_n(&t->busy, 1, __ATOMIC_RELAXED);
-        /* A compiler barrier only: a flusher makes the CPU barrier with membarrier(2). */
-        __atomic_signal_fence(__ATOMIC_SEQ_CST);
-        if (EVGEN_LIKELY(!__atomic_load_n(&t->claimed, __ATOMIC_ACQUIRE) && payload <= t->max_payload &&
-                         (size_t)(t->end - t->pos) >= (size_t)payload + EVGEN_MAX_RECORD_HEADER)) {
-            uint64_t ts = evgen_now(t);
-            int64_t delta = (int64_t)(ts - t->last_ts);
-            uint8_t *p = evgen_put_varint(t->pos, (uint64_t)manifest->type_base + type);
-            p = evgen_put_varint(p, ((uint64_t)delta << 1) ^ (uint64_t)(delta >> 63)); /* zigzag */
-            if (variable)
-                p = evgen_put_varint(p, payload);
-            t->last_ts = ts;
-            em->thread = t;
-            return p;
+        uint32_t d = t->depth;
+        if (EVGEN_LIKELY(d < EVGEN_MAX_NESTING && sessions != 0)) {
+            __atomic_store_n(&t->depth, d + 1, __ATOMIC_RELAXED);
+            /* A compiler barrier only: a flusher makes the CPU barrier with membarrier(2). */
+            __atomic_signal_fence(__ATOMIC_SEQ_CST);
+            evgen_stream *st = &t->streams[__builtin_ctz(sessions)][d];
+            if (EVGEN_LIKELY(!__atomic_load_n(&st->claimed, __ATOMIC_ACQUIRE) && payload <= st->max_payload &&
+                             (size_t)(st->end - st->pos) >= (size_t)payload + EVGEN_MAX_RECORD_HEADER)) {
+                uint64_t ts = evgen_now(st);
+                uint8_t *p = evgen_put_record_header(st->pos, st, (uint64_t)manifest->type_base + type, variable,
+                                                     payload, ts);
+                em->thread = t;
+                em->stream = st;
+                em->depth = d;
+                em->more = sessions & (sessions - 1);
+                if (EVGEN_UNLIKELY(em->more != 0)) {
+                    em->type = type;
+                    em->ts = ts;
+                    em->manifest = manifest;
+                    em->payload = p;
+                    em->variable = variable;
+                }
+                return p;
+            }
+            __atomic_store_n(&t->depth, d, __ATOMIC_RELEASE);
         }
-        __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
     }
-    return evgen_emit_begin_slow(em, manifest, type, variable, payload);
+    return evgen_emit_begin_slow(em, manifest, type, variable, payload, sessions);
 }
 
 static inline uint32_t evgen_emit_commit(evgen_emit *em, uint8_t *end)
 {
-    evgen_thread *t = em->thread;
-    t->pos = end;
-    t->written++;
-    __atomic_store_n(&t->busy, 0, __ATOMIC_RELEASE);
+    evgen_stream *st = em->stream;
+    st->pos = end;
+    st->written++;
+    if (EVGEN_UNLIKELY(em->more != 0))
+        evgen_emit_copy(em, end);
+    /* Release: a flusher that reads the lower depth sees the record and pos. */
+    __atomic_store_n(&em->thread->depth, em->depth, __ATOMIC_RELEASE);
     return EVGEN_EMIT_OK;
 }
 
