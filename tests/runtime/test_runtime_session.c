@@ -324,7 +324,7 @@ static void listen(const evgen_event_record *r, void *context)
     memcpy(copy, r->payload, r->size);
     h->payloads[h->n] = copy;
     h->items[h->n] = (tp_record){r->thread_id, 0, r->manifest->type_base + e->type_offset + version_index,
-                                 r->timestamp_ns, copy, r->size};
+                                 r->timestamp_ns, copy, r->size, 0};
     if (r->timestamp_ns < h->last_ns || strcmp(r->provider, r->manifest->providers[e->provider]) != 0)
         h->bad = 1;
     if (!(r->version->flags & EVGEN_VERSION_VARIABLE) && r->size != r->version->fixed_size)

@@ -2,6 +2,8 @@
  * docs/format.md, sharing no code with libevgen-runtime, so the two check each other. */
 #include "trace_parse.h"
 
+#include "evgen/runtime_emit.h"
+
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -257,8 +259,10 @@ static int payload_fits(const tp_trace *t, const tp_type *ty, const uint8_t *p, 
     return ok && off == size;
 }
 
+/* Sequences run per (thread, stream): a stream is a nesting level of the thread's emits. */
 typedef struct seq_entry {
     uint64_t tid;
+    uint32_t stream;
     uint32_t next;
 } seq_entry;
 
@@ -268,19 +272,22 @@ static int parse_events(tp_trace *t, const uint8_t *h, cursor *c, size_t offset,
     uint64_t tid = le(h + 16, 8);
     uint32_t sequence = (uint32_t)le(h + 24, 4), count = (uint32_t)le(h + 28, 4), dropped = (uint32_t)le(h + 32, 4);
     uint64_t ticks = le(h + 40, 8);
+    uint32_t stream = (uint32_t)le(h + 36, 4);
+    if (stream >= EVGEN_MAX_NESTING)
+        return fail(t, "events block at offset %zu: stream %u", offset, stream);
     size_t i;
-    for (i = 0; i < *n_seqs && (*seqs)[i].tid != tid; i++) {
+    for (i = 0; i < *n_seqs && ((*seqs)[i].tid != tid || (*seqs)[i].stream != stream); i++) {
     }
     if (i == *n_seqs) {
         *seqs = realloc(*seqs, (*n_seqs + 1) * sizeof **seqs);
-        (*seqs)[(*n_seqs)++] = (seq_entry){tid, 0};
+        (*seqs)[(*n_seqs)++] = (seq_entry){tid, stream, 0};
     }
     if ((*seqs)[i].next != sequence)
-        return fail(t, "events block at offset %zu: thread %llu sequence %u, expected %u", offset,
-                    (unsigned long long)tid, sequence, (*seqs)[i].next);
+        return fail(t, "events block at offset %zu: thread %llu stream %u sequence %u, expected %u", offset,
+                    (unsigned long long)tid, stream, sequence, (*seqs)[i].next);
     (*seqs)[i].next++;
     for (uint32_t k = 0; k < count; k++) {
-        tp_record r = {tid, sequence, 0, 0, NULL, 0};
+        tp_record r = {tid, sequence, 0, 0, NULL, 0, stream};
         r.type = get_varint(c);
         int64_t delta = get_zigzag(c);
         if (c->bad || r.type >= t->n_types)
@@ -378,7 +385,7 @@ int tp_parse(const uint8_t *data, size_t size, tp_record_fn fn, void *context, t
             rc = fail(t, "block at offset %zu: crc mismatch", off);
             break;
         }
-        if (h[5] != 0 || le(h + 36, 4) != 0) {
+        if (h[5] != 0 || (h[4] != 2 && le(h + 36, 4) != 0)) {
             rc = fail(t, "block at offset %zu: nonzero flags or reserved", off);
             break;
         }

@@ -74,6 +74,7 @@ typedef struct tp_record {
     uint64_t ticks;
     const uint8_t *payload;
     uint32_t size;
+    uint32_t stream; /* the nesting level of the emit (0: not inside another emit of the thread) */
 } tp_record;
 
 typedef struct tp_thread_end {
