@@ -1,0 +1,285 @@
+/* test_runtime_lifecycle.c — what happens around a runtime's sessions: several sessions at once
+ * with different providers and levels, fork with threads emitting, and a shared library that
+ * registered a manifest being dlclose()d while a callback session decodes its events. */
+#include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "evgen/runtime.h"
+#include "rt_helpers.h"
+#include "test_manifest.h"
+#include "trace_parse.h"
+
+/* ---- several sessions ---- */
+
+enum { THREADS = 3 };
+
+typedef struct emitter {
+    pthread_t thread;
+    uint64_t heapstats, ticks, markers; /* attempts */
+    volatile int *stop;
+} emitter;
+
+static void *emit_all(void *arg)
+{
+    emitter *e = arg;
+    const uint64_t v[10] = {0};
+    const uint32_t c[3] = {0};
+    for (uint64_t k = 0; !*e->stop || k < 3000; k++) {
+        fire_heapstats_v2(v, c, 1, k, k);
+        e->heapstats++;
+        fire_tick(0, k);
+        e->ticks++;
+        if (k % 4 == 0) {
+            fire_marker(k, 0);
+            e->markers++;
+        }
+    }
+    return NULL;
+}
+
+static uint64_t records_of(const uint8_t *data, size_t size, uint64_t type, tp_trace *t)
+{
+    tp_records records = {0};
+    assert_int_equal(tp_parse(data, size, tp_collect, &records, t), 0);
+    uint64_t n = 0;
+    for (size_t i = 0; i < records.n; i++)
+        n += records.items[i].type == type;
+    tp_records_free(&records);
+    return n;
+}
+
+static uint64_t callback_markers;
+
+static void count_markers(const evgen_event_record *r, void *context)
+{
+    (void)context;
+    callback_markers += strcmp(r->event->name, "Marker") == 0;
+}
+
+/* A: Test-Provider at level 4, keyword 0x1 (HeapStats only). B: everything. C: Other-Provider
+ * (Marker), a callback. D opens in B's slot after B closes, mid-run, and takes Ticks. Each session
+ * gets exactly what it enabled: every attempt is written or dropped and counted. */
+static void test_sessions_at_once(void **state)
+{
+    (void)state;
+    evgen_session_options o = rt_options(8192, 16, 1024, EVGEN_WHEN_FULL_WAIT);
+    evgen_session *a = evgen_session_open_memory(&o), *b = evgen_session_open_memory(&o);
+    callback_markers = 0;
+    evgen_session *c = evgen_session_open_callback(count_markers, NULL, &o);
+    assert_non_null(a);
+    assert_non_null(b);
+    assert_non_null(c);
+    assert_int_equal(evgen_session_enable(a, "Test-Provider", 4, 0x1), 0);
+    assert_int_equal(evgen_session_enable(b, NULL, 255, ~0ull), 0);
+    assert_int_equal(evgen_session_enable(c, "Other-Provider", 255, ~0ull), 0);
+
+    volatile int stop = 0;
+    emitter e[THREADS];
+    memset(e, 0, sizeof e);
+    for (int i = 0; i < THREADS; i++) {
+        e[i].stop = &stop;
+        assert_int_equal(pthread_create(&e[i].thread, NULL, emit_all, &e[i]), 0);
+    }
+    usleep(20000);
+    evgen_session_totals tb;
+    uint8_t *mb;
+    size_t nb;
+    assert_int_equal(evgen_session_close(b, &tb, &mb, &nb), 0);
+    evgen_session *d = evgen_session_open_memory(&o);
+    assert_non_null(d);
+    assert_int_equal(evgen_session_enable(d, "Test-Provider", 4, 0x4), 0);
+    usleep(20000);
+    stop = 1;
+    uint64_t heapstats = 0, ticks = 0, markers = 0;
+    for (int i = 0; i < THREADS; i++) {
+        assert_int_equal(pthread_join(e[i].thread, NULL), 0);
+        heapstats += e[i].heapstats;
+        ticks += e[i].ticks;
+        markers += e[i].markers;
+    }
+    evgen_session_totals ta, tc, td;
+    uint8_t *ma, *md;
+    size_t na, nd;
+    assert_int_equal(evgen_session_close(a, &ta, &ma, &na), 0);
+    assert_int_equal(evgen_session_close(c, &tc, NULL, NULL), 0);
+    assert_int_equal(evgen_session_close(d, &td, &md, &nd), 0);
+
+    uint32_t base = testevents_manifest.type_base;
+    tp_trace t;
+    /* A was open from before the first to after the last attempt. */
+    assert_int_equal(ta.written + ta.dropped, heapstats);
+    assert_int_equal(records_of(ma, na, base + 1, &t), ta.written);
+    assert_int_equal(t.n_records, ta.written); /* nothing else */
+    assert_int_equal(t.end_written, ta.written);
+    tp_free(&t);
+    /* C: markers only, every one delivered or counted. */
+    assert_int_equal(tc.written + tc.dropped, markers);
+    assert_int_equal(callback_markers, tc.written);
+    /* B and D saw part of the run: what they counted is what they hold. */
+    assert_true(tb.written > 0);
+    assert_int_equal(records_of(mb, nb, base + 3, &t) + records_of(mb, nb, base + 1, &t) +
+                         records_of(mb, nb, base + 4, &t),
+                     tb.written);
+    assert_int_equal(t.n_records, tb.written);
+    tp_free(&t);
+    assert_true(td.written > 0);
+    assert_int_equal(records_of(md, nd, base + 3, &t), td.written);
+    assert_int_equal(t.n_records, td.written);
+    tp_free(&t);
+    assert_true(ticks > td.written);
+    free(ma);
+    free(mb);
+    free(md);
+    evgen_session_totals_free(&ta);
+    evgen_session_totals_free(&tb);
+    evgen_session_totals_free(&tc);
+    evgen_session_totals_free(&td);
+    /* All closed: nothing is enabled any more. */
+    for (int i = 0; i < 4; i++)
+        assert_int_equal(testevents_enabled[i], 0);
+}
+
+/* ---- fork while threads emit ---- */
+
+static void test_fork_with_threads(void **state)
+{
+    (void)state;
+    char *path = rt_path("parent.evtrace");
+    evgen_session_options o = rt_options(8192, 16, 1024, EVGEN_WHEN_FULL_WAIT);
+    evgen_session *s = evgen_session_open_file(path, &o);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    volatile int stop = 0;
+    emitter e[2];
+    memset(e, 0, sizeof e);
+    for (int i = 0; i < 2; i++) {
+        e[i].stop = &stop;
+        assert_int_equal(pthread_create(&e[i].thread, NULL, emit_all, &e[i]), 0);
+    }
+    for (int k = 0; k < 10; k++) {
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            /* Silent: the parent's sessions are not the child's. Its own session works. */
+            if (fire_tick(0, 1) != EVGEN_EMIT_DISABLED)
+                _exit(20);
+            char child_path[4096];
+            snprintf(child_path, sizeof child_path, "%s.child%d", path, k);
+            evgen_session *cs = evgen_session_open_file(child_path, NULL);
+            if (!cs || evgen_session_enable(cs, NULL, 255, ~0ull) != 0)
+                _exit(21);
+            for (int i = 0; i < 100; i++)
+                if (fire_tick(0, (uint64_t)i) != EVGEN_EMIT_OK)
+                    _exit(22);
+            evgen_session_totals totals;
+            if (evgen_session_close(cs, &totals, NULL, NULL) != 0 || totals.written != 100)
+                _exit(23);
+            tp_trace t;
+            int rc;
+            uint8_t *data = rt_parse_file(child_path, &t, NULL, &rc);
+            if (rc != 0 || t.n_records != 100 || !t.has_end)
+                _exit(24);
+            free(data);
+            unlink(child_path);
+            _exit(0);
+        }
+        int status;
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+    stop = 1;
+    uint64_t attempts = 0;
+    for (int i = 0; i < 2; i++) {
+        assert_int_equal(pthread_join(e[i].thread, NULL), 0);
+        attempts += e[i].heapstats + e[i].ticks + e[i].markers;
+    }
+    evgen_session_totals totals;
+    assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+    assert_int_equal(totals.written, attempts); /* WAIT, no handler: nothing dropped */
+    tp_trace t;
+    int rc;
+    uint8_t *data = rt_parse_file(path, &t, NULL, &rc);
+    assert_int_equal(rc, 0);
+    assert_true(t.has_end);
+    assert_int_equal(t.n_records, attempts);
+    tp_free(&t);
+    free(data);
+    evgen_session_totals_free(&totals);
+    rt_path_free(path);
+}
+
+/* ---- dlclose ---- */
+
+typedef uint32_t (*dl_fire_fn)(uint64_t value);
+
+static uint64_t dl_seen;
+
+static void count_dl(const evgen_event_record *r, void *context)
+{
+    (void)context;
+    if (strcmp(r->provider, "Evgen-Test-Public") == 0 && r->size == 8)
+        dl_seen++;
+}
+
+/* The module (dl_module.c + its generated runtime side) registers its manifest when loaded and
+ * unregisters it when unloaded; the callback session decodes its events with its descriptors,
+ * which must not be used after dlclose (ASan would see it). Loaded twice: new types each time. */
+static void test_dlclose(void **state)
+{
+    (void)state;
+    dl_seen = 0;
+    evgen_session *s = evgen_session_open_callback(count_dl, NULL, NULL);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    for (int round = 0; round < 2; round++) {
+        void *module = dlopen(EVGEN_DL_MODULE, RTLD_NOW | RTLD_LOCAL);
+        if (!module)
+            fail_msg("dlopen: %s", dlerror());
+        assert_int_equal(evgen_session_enable(s, "Evgen-Test-Public", 255, ~0ull), 0);
+        dl_fire_fn fire = (dl_fire_fn)(uintptr_t)dlsym(module, "dl_fire");
+        assert_non_null(fire);
+        for (uint64_t k = 0; k < 1000; k++)
+            assert_int_equal(fire(k), EVGEN_EMIT_OK);
+        assert_int_equal(dlclose(module), 0);
+        /* Unloaded: its provider is gone, our own events go on. */
+        errno = 0;
+        assert_int_equal(evgen_session_enable(s, "Evgen-Test-Public", 255, ~0ull), -1);
+        assert_int_equal(errno, ENOENT);
+        assert_int_equal(fire_tick(0, 1), EVGEN_EMIT_OK);
+    }
+    assert_int_equal(evgen_session_flush(s), 0);
+    assert_int_equal(dl_seen, 2000);
+    /* Unregistering one's own manifest works the same way, and registering it again too. */
+    evgen_unregister_manifest(&lateevents_manifest);
+    assert_int_equal(fire_late(1, NULL), EVGEN_EMIT_DISABLED);
+    evgen_register_manifest(&lateevents_manifest);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    assert_int_equal(fire_late(2, NULL), EVGEN_EMIT_OK);
+    evgen_session_totals totals;
+    assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+    assert_int_equal(totals.written, 2000 + 2 + 1);
+    evgen_session_totals_free(&totals);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_sessions_at_once),
+        cmocka_unit_test(test_fork_with_threads),
+        cmocka_unit_test(test_dlclose),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
