@@ -271,6 +271,8 @@ EVGEN_RT_HIDDEN void evgen_rt_fork_handlers(void);
 EVGEN_RT_HIDDEN int evgen_rt_sink_raw(evgen_session *s, const uint8_t *p, size_t n);
 EVGEN_RT_HIDDEN int evgen_rt_sink_block(evgen_session *s, rt_buffer *b);
 EVGEN_RT_HIDDEN int evgen_rt_callback_block(evgen_session *s, const rt_buffer *b);
+/* Test hook (tests/runtime): the file sink fails with `err` past `bytes` (UINT64_MAX: never). */
+void evgen_rt_sink_fail_after(uint64_t bytes, int err);
 
 /* Little-endian stores for headers. */
 static inline void evgen_rt_le16(uint8_t *p, uint16_t v)

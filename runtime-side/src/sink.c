@@ -23,11 +23,26 @@ static int write_all(int fd, const uint8_t *p, size_t n)
     return 0;
 }
 
+/* Test hook (tests/runtime): a file sink fails with `err` once `bytes` of trace are written, as a
+ * full disk (ENOSPC) or a dying one (EIO) would; bytes = UINT64_MAX turns it off. */
+static uint64_t fail_after = UINT64_MAX;
+static int fail_errno;
+
+void evgen_rt_sink_fail_after(uint64_t bytes, int err)
+{
+    __atomic_store_n(&fail_errno, err, __ATOMIC_RELAXED);
+    __atomic_store_n(&fail_after, bytes, __ATOMIC_RELEASE);
+}
+
 int evgen_rt_sink_raw(evgen_session *s, const uint8_t *p, size_t n)
 {
     int err = 0;
     switch (s->sink) {
     case RT_SINK_FILE:
+        if (s->bytes + n > __atomic_load_n(&fail_after, __ATOMIC_ACQUIRE)) {
+            err = __atomic_load_n(&fail_errno, __ATOMIC_RELAXED);
+            break;
+        }
         err = write_all(s->fd, p, n);
         break;
     case RT_SINK_MEMORY:

@@ -858,6 +858,64 @@ static void test_runtime_sink_error(void **state)
     rt_path_free(path);
 }
 
+/* ---- a full disk and a dying one, injected into the file sink ---- */
+
+void evgen_rt_sink_fail_after(uint64_t bytes, int err);
+
+static void *emit_ticks(void *arg)
+{
+    uint64_t *ok = arg;
+    for (uint64_t k = 0; k < 20000; k++)
+        *ok += fire_tick(1, k) == EVGEN_EMIT_OK;
+    return NULL;
+}
+
+static void test_runtime_sink_injected(void **state)
+{
+    (void)state;
+    const int errors[] = {ENOSPC, EIO};
+    for (size_t e = 0; e < 2; e++) {
+        char *path = rt_path("failing.evtrace");
+        evgen_session_options o = rt_options(4096, 4, 1024, EVGEN_WHEN_FULL_WAIT);
+        evgen_rt_sink_fail_after(100000, errors[e]);
+        evgen_session *s = evgen_session_open_file(path, &o);
+        assert_non_null(s);
+        assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+        alarm(60); /* emitters never wait on a dead sink */
+        uint64_t ok[2] = {0, 0};
+        pthread_t other;
+        assert_int_equal(pthread_create(&other, NULL, emit_ticks, &ok[1]), 0);
+        emit_ticks(&ok[0]);
+        assert_int_equal(pthread_join(other, NULL), 0);
+        assert_int_equal(evgen_session_error(s), errors[e]); /* seen while the session runs */
+        errno = 0;
+        assert_int_equal(evgen_session_flush(s), -1);
+        assert_int_equal(errno, errors[e]);
+        evgen_session_totals totals;
+        errno = 0;
+        assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), -1);
+        assert_int_equal(errno, errors[e]);
+        alarm(0);
+        evgen_rt_sink_fail_after(UINT64_MAX, 0);
+        assert_int_equal(totals.written + totals.lost, ok[0] + ok[1]);
+        assert_int_equal(totals.written + totals.lost + totals.dropped, 40000);
+        assert_true(totals.lost > 0);
+        assert_true(totals.dropped > 0);
+        /* The file holds every block before the error, readable, and exactly `written` events. */
+        tp_trace t;
+        int rc;
+        uint8_t *data = rt_parse_file(path, &t, NULL, &rc);
+        assert_int_equal(rc, 0);
+        assert_false(t.has_end);
+        assert_int_equal(t.n_records, totals.written);
+        assert_true(totals.bytes <= 100000);
+        tp_free(&t);
+        free(data);
+        evgen_session_totals_free(&totals);
+        rt_path_free(path);
+    }
+}
+
 /* ---- fork: the child does not inherit the parent's session ---- */
 
 static void test_runtime_fork_child(void **state)
@@ -1020,6 +1078,7 @@ int main(void)
         cmocka_unit_test(test_runtime_tsc_clock),
         cmocka_unit_test(test_runtime_callback_reentry),
         cmocka_unit_test(test_runtime_sink_error),
+        cmocka_unit_test(test_runtime_sink_injected),
         cmocka_unit_test(test_runtime_fork_child),
         cmocka_unit_test(test_runtime_invalid_manifest),
         cmocka_unit_test(test_runtime_flush_races_close),
