@@ -344,14 +344,6 @@ int evgen_session_close(evgen_session *session, evgen_session_totals *totals, ui
     __atomic_store_n(&s->state, RT_CLOSING, __ATOMIC_RELEASE);
     evgen_rt_apply_all();
     evgen_rt_close_streams(s);
-    /* Emits waiting for a buffer of S see it closing; S lives until the last has left. Without the
-     * lock: a waiter may be on its way to take it (emit.c), and finds S out of its slot. */
-    __atomic_fetch_add(&evgen_rt.pool_gen, 1, __ATOMIC_RELEASE);
-    evgen_rt_futex_wake(&evgen_rt.pool_gen);
-    evgen_rt_unlock();
-    while (__atomic_load_n(&s->waiters, __ATOMIC_ACQUIRE))
-        sched_yield();
-    evgen_rt_lock();
     int err = collect_totals(s);
     s->unattributed_at_close = __atomic_exchange_n(&evgen_rt.unattributed[s->slot], 0, __ATOMIC_RELAXED);
     rt_buffer *end = err ? NULL : evgen_rt_end_block(s, s->unattributed_at_close);
@@ -359,7 +351,13 @@ int evgen_session_close(evgen_session *session, evgen_session_totals *totals, ui
         evgen_rt_enqueue(s, end);
     else if (!s->error)
         s->error = ENOMEM;
+    /* Emits waiting for a buffer of S see it closing; S lives until the last has left. Without the
+     * lock: a waiter may be on its way to take it (emit.c), and finds S out of its slot. */
+    __atomic_fetch_add(&evgen_rt.pool_gen, 1, __ATOMIC_RELEASE);
+    evgen_rt_futex_wake(&evgen_rt.pool_gen);
     evgen_rt_unlock();
+    while (__atomic_load_n(&s->waiters, __ATOMIC_ACQUIRE))
+        sched_yield();
 
     evgen_rt_writer_stop(s);
     release_slot(s->slot);
