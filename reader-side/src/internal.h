@@ -241,9 +241,14 @@ int evgen_rd_grow(void **items, size_t *cap, size_t need, size_t elem);
 /* A malloc'd formatted message (NULL if out of memory), for errors returned to the caller. */
 char *evgen_rd_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Records a problem (offset, printf-style message) in file order. */
+/* Records a problem (offset, printf-style message). Problems may be recorded out of file order
+ * (a check that needs the whole file, a block read before the header that says it was cut):
+ * evgen_rd_sort_problems puts them in order once the scan is done. */
 void evgen_rd_problem(evgen_reader *rd, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Sorts the problems by offset, keeping the recording order of those at one offset (what
+ * evgen_reader_problems promises). Sets rd->oom if memory runs out. */
+void evgen_rd_sort_problems(evgen_reader *rd);
 
 /* scan.c: scans the blocks from `offset` to the end of the file, once, at open. */
 void evgen_rd_scan(evgen_reader *rd, uint64_t offset);

@@ -129,6 +129,8 @@ static evgen_reader *open_data(const void *data, size_t size, void *map, const e
         }
         evgen_rd_scan(rd, header_size);
     }
+    if (!rd->oom)
+        evgen_rd_sort_problems(rd);
     if (!rd->oom && rd->max_variable)
         rd->scratch = calloc(rd->max_variable, sizeof *rd->scratch);
     if (!rd->oom && rd->n_threads) {

@@ -223,8 +223,9 @@ typedef struct evgen_read_problem {
     const char *message; /* e.g. "block checksum mismatch" */
 } evgen_read_problem;
 
-/* The worst status seen (TRUNCATED over CORRUPT over OK), the problems in file order, and for a
- * truncated file the offset where the readable part ends. All known once the reader is open. */
+/* The worst status seen (TRUNCATED over CORRUPT over OK), the problems in file order (by offset;
+ * those at one offset in the order they were found), and for a truncated file the offset where the
+ * readable part ends. All known once the reader is open. */
 evgen_read_status evgen_reader_status(const evgen_reader *reader, uint64_t *truncated_at);
 const evgen_read_problem *evgen_reader_problems(const evgen_reader *reader, size_t *count);
 
