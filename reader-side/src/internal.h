@@ -213,6 +213,7 @@ struct evgen_reader {
     size_t *thread_hash; /* open addressing: thread index + 1, 0 empty */
     size_t hash_cap;
     int has_end;
+    uint64_t end_offset; /* of the end block read, when has_end (.evtrace) */
 
     evgen_read_problem *problems;
     size_t n_problems, cap_problems;

@@ -1,7 +1,8 @@
 /* scan.c — the one pass over a trace's blocks at open: frames checked (magic, sizes, crc32c),
  * metadata decoded, every events block's records checked, the end block read; good events blocks
  * indexed per thread, every problem recorded with its offset, and after a bad block the scan
- * resyncs on the next "EVBK" whose block checks out. */
+ * resyncs on the next "EVBK" whose block checks out. Then the books: the end block's count of each
+ * thread's events against the events its blocks hold. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -324,6 +325,7 @@ static void end_block(evgen_reader *rd, const frame *f)
     if (end_entries(rd, p, end, 1) != 0)
         rd->oom = 1;
     rd->has_end = 1;
+    rd->end_offset = f->offset;
 }
 
 static void block(evgen_reader *rd, const frame *f)
@@ -342,6 +344,31 @@ static void block(evgen_reader *rd, const frame *f)
     default:
         evgen_rd_problem(rd, f->offset, "unknown block type %u: skipped", type);
         break;
+    }
+}
+
+/* ---- the books ---------------------------------------------------------------------------- */
+
+/* The end block counts every event each thread wrote (a reused id: both threads' sum); the blocks
+ * read hold the events found. A block lost or skipped as corrupt leaves events missing, which only
+ * this comparison shows when the block is gone without a trace (cut out whole); more found than
+ * written is an end block that does not describe these blocks. Each disagreement is a problem at
+ * the end block's offset, one per thread, in the order of the threads table (--stats shows). */
+static void check_books(evgen_reader *rd)
+{
+    for (size_t t = 0; t < rd->n_threads; t++) {
+        const evgen_reader_thread *th = &rd->threads[t];
+        if (th->written_end > th->events)
+            evgen_rd_problem(rd, rd->end_offset,
+                             "thread %llu: the end block counts %llu events written, %llu found: %llu missing",
+                             (unsigned long long)th->thread_id, (unsigned long long)th->written_end,
+                             (unsigned long long)th->events, (unsigned long long)(th->written_end - th->events));
+        else if (th->written_end < th->events)
+            evgen_rd_problem(rd, rd->end_offset,
+                             "thread %llu: the end block counts %llu events written, %llu found: %llu more than "
+                             "written",
+                             (unsigned long long)th->thread_id, (unsigned long long)th->written_end,
+                             (unsigned long long)th->events, (unsigned long long)(th->events - th->written_end));
     }
 }
 
@@ -446,4 +473,6 @@ void evgen_rd_scan(evgen_reader *rd, uint64_t off)
         rd->status = EVGEN_READ_TRUNCATED;
         rd->truncated_at = rd->size;
     }
+    if (rd->has_end && !rd->oom)
+        check_books(rd);
 }

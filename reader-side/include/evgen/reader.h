@@ -214,7 +214,8 @@ uint64_t evgen_reader_process(evgen_reader *reader, evgen_order order);
 
 typedef enum evgen_read_status {
     EVGEN_READ_OK = 0,
-    EVGEN_READ_CORRUPT = 1,  /* at least one block was skipped */
+    EVGEN_READ_CORRUPT = 1,  /* at least one block was skipped, or the end block's counts disagree
+                              * with the events the blocks hold */
     EVGEN_READ_TRUNCATED = 2 /* the file ends inside a block, or without its end block */
 } evgen_read_status;
 
@@ -225,7 +226,9 @@ typedef struct evgen_read_problem {
 
 /* The worst status seen (TRUNCATED over CORRUPT over OK), the problems in file order (by offset;
  * those at one offset in the order they were found), and for a truncated file the offset where the
- * readable part ends. All known once the reader is open. */
+ * readable part ends. All known once the reader is open. A .evtrace with an end block has a
+ * problem at the end block's offset for each thread whose events found in the blocks are fewer
+ * ("... 604 missing": a block was lost or skipped) or more than the end block counts written. */
 evgen_read_status evgen_reader_status(const evgen_reader *reader, uint64_t *truncated_at);
 const evgen_read_problem *evgen_reader_problems(const evgen_reader *reader, size_t *count);
 
@@ -233,7 +236,7 @@ typedef struct evgen_reader_thread {
     uint64_t thread_id;
     uint64_t events;  /* records read */
     uint64_t dropped; /* from the blocks' dropped counts; .nettrace: lost events (sequence number gaps) */
-    uint64_t written_end, dropped_end, too_big_end; /* from the end block, if any */
+    uint64_t written_end, dropped_end, too_big_end; /* from the end block, if any (a reused id: summed) */
 } evgen_reader_thread;
 
 /* Per-thread counts; `has_end` says whether the end block was found. */
