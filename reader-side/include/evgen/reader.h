@@ -146,6 +146,10 @@ typedef struct evgen_event {
     uint32_t sequence;
     uint64_t capture_thread_id;
     const uint8_t *activity_id;
+    /* .evtrace: the stream of the event's block (docs/format.md): 0 for the thread's ordinary
+     * events, k for one emitted while k emits of the thread were interrupted (a signal handler's).
+     * 0 in .nettrace. */
+    uint32_t stream;
 } evgen_event;
 
 /* The i-th instruction pointer of the event's stack (innermost first), or 0 past its depth. */
@@ -192,9 +196,10 @@ const evgen_trace_event_info *evgen_reader_find_event(const evgen_reader *reader
 /* ---- iteration and dispatch ----------------------------------------------------------------- */
 
 typedef enum evgen_order {
-    EVGEN_ORDER_FILE = 0, /* as written: block by block, each thread's events in order */
-    EVGEN_ORDER_TIME = 1  /* by timestamp (ties: thread, then file order); .nettrace: sorted within each
-                           * sequence-point region, the order the format guarantees */
+    EVGEN_ORDER_FILE = 0, /* as written: block by block, each block's events in emit order */
+    EVGEN_ORDER_TIME = 1  /* by timestamp (ties: thread, then file order), a thread's streams merged;
+                           * .nettrace: sorted within each sequence-point region, the order the format
+                           * guarantees */
 } evgen_order;
 
 /* Starts (or restarts) an iteration. The default is EVGEN_ORDER_FILE from the start. */
@@ -239,7 +244,9 @@ typedef struct evgen_reader_thread {
     uint64_t written_end, dropped_end, too_big_end; /* from the end block, if any (a reused id: summed) */
 } evgen_reader_thread;
 
-/* Per-thread counts; `has_end` says whether the end block was found. */
+/* Per-thread counts, one entry per thread id (its streams and a reused id counted together; in a
+ * .evtrace, in the order the threads' first blocks lie, then those only the end block names);
+ * `has_end` says whether the end block was found. */
 const evgen_reader_thread *evgen_reader_threads(const evgen_reader *reader, size_t *count, int *has_end);
 
 /* ---- generic field access (no generated code) ------------------------------------------------ */
