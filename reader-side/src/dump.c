@@ -650,6 +650,10 @@ static void dump_event(dumper *d, const evgen_event *ev)
         w = fmt_u64(w + 16, ev->timestamp_ns);
         memcpy(w, ",\"thread\":", 10);
         w = fmt_u64(w + 10, ev->thread_id);
+        if (ev->stream) { /* an event of a signal handler's nested stream; most have none */
+            memcpy(w, ",\"stream\":", 10);
+            w = fmt_u64(w + 10, ev->stream);
+        }
     } else {
         w = fmt_u64(w, ev->timestamp_ns);
         *w++ = ' ';

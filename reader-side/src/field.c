@@ -105,6 +105,7 @@ void evgen_rd_fill_event(const evgen_reader *rd, const rd_record *r, uint64_t th
     ev->sequence = 0;
     ev->capture_thread_id = 0;
     ev->activity_id = NULL;
+    ev->stream = 0;
 }
 
 /* Is `ev` an event of its reader (info and layout from its metadata, so its plan exists)? */

@@ -148,17 +148,33 @@ typedef struct rd_type {
 
 #define RD_NONE ((size_t)-1)
 
+/* Streams of one thread (docs/format.md: events emitted while k emits of the thread were
+ * interrupted, by a signal handler, go to stream k): an events block with a larger stream is
+ * refused. */
+#define EVGEN_RD_MAX_STREAMS 256u
+
 typedef struct rd_block {
     uint64_t payload;     /* file offset of the payload */
     uint32_t size;        /* payload bytes */
     uint32_t count;       /* records */
     uint64_t base_ticks;
     size_t thread;        /* index into rd->threads */
-    size_t next;          /* the thread's next good events block, or RD_NONE */
+    size_t chain;         /* index into rd->chains */
+    size_t next;          /* the chain's next good events block, or RD_NONE */
 } rd_block;
 
+/* The good events blocks of one (thread, stream), in file order: one base_ticks/delta chain whose
+ * records are in emit order, so in time order (what the time-order merge needs; the blocks of one
+ * thread id are not, once a signal handler emits into a nested stream). */
+typedef struct rd_chain {
+    size_t thread;  /* index into rd->threads */
+    uint32_t stream;
+    size_t first_block, last_block;
+    size_t next_of_thread; /* the thread's next chain, or RD_NONE */
+} rd_chain;
+
 typedef struct rd_thread {
-    size_t first_block, last_block; /* RD_NONE: none */
+    size_t first_chain; /* RD_NONE: none; then rd_chain.next_of_thread */
 } rd_thread;
 
 /* One record, decoded. */
@@ -170,14 +186,15 @@ typedef struct rd_record {
     uint64_t offset;
 } rd_record;
 
-/* A position in a chain of blocks: every good block in file order, or one thread's. */
+/* A position in a sequence of blocks: every good block in file order, or one chain's. */
 typedef struct rd_cursor {
     size_t pending;         /* the next block to enter, or RD_NONE */
-    int by_thread;          /* follow rd_block.next rather than the file order */
+    int by_chain;           /* follow rd_block.next rather than the file order */
     const uint8_t *p, *end; /* the rest of the current block's payload */
     uint32_t left;          /* records left in it */
     uint64_t ticks;
     uint64_t thread_id;
+    uint32_t stream;
     rd_record next;         /* time order: the record it holds up */
 } rd_cursor;
 
@@ -208,11 +225,14 @@ struct evgen_reader {
     rd_block *blocks; /* good events blocks, in file order */
     size_t n_blocks, cap_blocks;
     evgen_reader_thread *threads;
-    rd_thread *thread_blocks; /* parallel to threads */
-    size_t n_threads, cap_threads, cap_thread_blocks;
+    rd_thread *thread_chains; /* parallel to threads */
+    size_t n_threads, cap_threads, cap_thread_chains;
     size_t *thread_hash; /* open addressing: thread index + 1, 0 empty */
     size_t hash_cap;
+    rd_chain *chains; /* in the order of their first block */
+    size_t n_chains, cap_chains;
     int has_end;
+    uint64_t end_offset; /* of the end block read, when has_end (.evtrace) */
 
     evgen_read_problem *problems;
     size_t n_problems, cap_problems;
@@ -224,7 +244,7 @@ struct evgen_reader {
     /* iteration */
     evgen_order order;
     rd_cursor file_cursor;
-    rd_cursor *cursors;  /* time order: one per thread */
+    rd_cursor *cursors;  /* time order: one per chain */
     rd_cursor **heap;    /* time order: cursors holding a record, smallest first */
     size_t n_heap;
 
@@ -241,9 +261,14 @@ int evgen_rd_grow(void **items, size_t *cap, size_t need, size_t elem);
 /* A malloc'd formatted message (NULL if out of memory), for errors returned to the caller. */
 char *evgen_rd_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Records a problem (offset, printf-style message) in file order. */
+/* Records a problem (offset, printf-style message). Problems may be recorded out of file order
+ * (a check that needs the whole file, a block read before the header that says it was cut):
+ * evgen_rd_sort_problems puts them in order once the scan is done. */
 void evgen_rd_problem(evgen_reader *rd, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+/* Sorts the problems by offset, keeping the recording order of those at one offset (what
+ * evgen_reader_problems promises). Sets rd->oom if memory runs out. */
+void evgen_rd_sort_problems(evgen_reader *rd);
 
 /* scan.c: scans the blocks from `offset` to the end of the file, once, at open. */
 void evgen_rd_scan(evgen_reader *rd, uint64_t offset);

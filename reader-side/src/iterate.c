@@ -1,5 +1,6 @@
 /* iterate.c — reading events: file order (the good blocks as written), time order (a k-way merge
- * of the threads' cursors through a binary heap), and dispatch to handlers. */
+ * through a binary heap of one cursor per (thread, stream) chain, each in time order), and
+ * dispatch to handlers. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -46,16 +47,18 @@ static int advance(const evgen_reader *rd, rd_cursor *c, rd_record *r)
         if (b == RD_NONE)
             return 0;
         const rd_block *blk = &rd->blocks[b];
-        c->pending = c->by_thread ? blk->next : b + 1 < rd->n_blocks ? b + 1 : RD_NONE;
+        c->pending = c->by_chain ? blk->next : b + 1 < rd->n_blocks ? b + 1 : RD_NONE;
         c->p = rd->data + blk->payload;
         c->end = c->p + blk->size;
         c->left = blk->count;
         c->ticks = blk->base_ticks;
         c->thread_id = rd->threads[blk->thread].thread_id;
+        c->stream = rd->chains[blk->chain].stream;
     }
 }
 
-/* Time order: is a's record before b's? Ties by thread id, then by file offset. */
+/* Time order: is a's record before b's? Ties by thread id, then by file offset (a thread's streams
+ * are one thread). */
 static int before(const rd_cursor *a, const rd_cursor *b)
 {
     if (a->next.ticks != b->next.ticks)
@@ -94,12 +97,11 @@ void evgen_reader_rewind(evgen_reader *rd, evgen_order order)
     rd->n_heap = 0;
     if (rd->order != EVGEN_ORDER_TIME)
         return;
-    for (size_t i = 0; i < rd->n_threads; i++) {
+    for (size_t i = 0; i < rd->n_chains; i++) {
         rd_cursor *c = &rd->cursors[i];
         memset(c, 0, sizeof *c);
-        c->by_thread = 1;
-        c->pending = rd->thread_blocks[i].first_block;
-        c->thread_id = rd->threads[i].thread_id;
+        c->by_chain = 1;
+        c->pending = rd->chains[i].first_block;
         if (advance(rd, c, &c->next))
             rd->heap[rd->n_heap++] = c;
     }
@@ -116,12 +118,14 @@ int evgen_reader_next(evgen_reader *rd, evgen_event *event)
         if (!advance(rd, &rd->file_cursor, &r))
             return 0;
         evgen_rd_fill_event(rd, &r, rd->file_cursor.thread_id, event);
+        event->stream = rd->file_cursor.stream;
         return 1;
     }
     if (rd->n_heap == 0)
         return 0;
     rd_cursor *top = rd->heap[0];
     evgen_rd_fill_event(rd, &top->next, top->thread_id, event);
+    event->stream = top->stream;
     if (!advance(rd, top, &top->next))
         rd->heap[0] = rd->heap[--rd->n_heap];
     if (rd->n_heap)

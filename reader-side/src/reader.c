@@ -129,13 +129,15 @@ static evgen_reader *open_data(const void *data, size_t size, void *map, const e
         }
         evgen_rd_scan(rd, header_size);
     }
+    if (!rd->oom)
+        evgen_rd_sort_problems(rd);
     if (!rd->oom && rd->max_variable)
         rd->scratch = calloc(rd->max_variable, sizeof *rd->scratch);
-    if (!rd->oom && rd->n_threads) {
-        rd->cursors = calloc(rd->n_threads, sizeof *rd->cursors);
-        rd->heap = calloc(rd->n_threads, sizeof *rd->heap);
+    if (!rd->oom && rd->n_chains) {
+        rd->cursors = calloc(rd->n_chains, sizeof *rd->cursors);
+        rd->heap = calloc(rd->n_chains, sizeof *rd->heap);
     }
-    if (rd->oom || (rd->max_variable && !rd->scratch) || (rd->n_threads && (!rd->cursors || !rd->heap))) {
+    if (rd->oom || (rd->max_variable && !rd->scratch) || (rd->n_chains && (!rd->cursors || !rd->heap))) {
         set_error(error, "out of memory reading the trace");
         rd->map = NULL;
         evgen_reader_close(rd);
@@ -228,7 +230,8 @@ void evgen_reader_close(evgen_reader *rd)
     free(rd->scratch);
     free(rd->blocks);
     free(rd->threads);
-    free(rd->thread_blocks);
+    free(rd->thread_chains);
+    free(rd->chains);
     free(rd->thread_hash);
     free(rd->cursors);
     free(rd->heap);

@@ -1,7 +1,8 @@
 /* scan.c — the one pass over a trace's blocks at open: frames checked (magic, sizes, crc32c),
  * metadata decoded, every events block's records checked, the end block read; good events blocks
- * indexed per thread, every problem recorded with its offset, and after a bad block the scan
- * resyncs on the next "EVBK" whose block checks out. */
+ * chained per (thread, stream), every problem recorded with its offset, and after a bad block the
+ * scan resyncs on the next "EVBK" whose block checks out. Then the books: the end block's count of
+ * each thread's events against the events its blocks hold. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,7 +68,7 @@ size_t evgen_rd_thread_index(evgen_reader *rd, uint64_t tid)
     size_t i = rd->n_threads;
     if (evgen_rd_grow((void **)&rd->threads, &rd->cap_threads, i + 1, sizeof *rd->threads) != 0)
         return RD_NONE;
-    if (evgen_rd_grow((void **)&rd->thread_blocks, &rd->cap_thread_blocks, i + 1, sizeof *rd->thread_blocks) != 0)
+    if (evgen_rd_grow((void **)&rd->thread_chains, &rd->cap_thread_chains, i + 1, sizeof *rd->thread_chains) != 0)
         return RD_NONE;
     if (2 * (i + 1) > rd->hash_cap) { /* keep the table at most half full */
         size_t cap = rd->hash_cap ? 2 * rd->hash_cap : 64;
@@ -90,7 +91,7 @@ size_t evgen_rd_thread_index(evgen_reader *rd, uint64_t tid)
     rd->thread_hash[s] = i + 1;
     memset(&rd->threads[i], 0, sizeof rd->threads[i]);
     rd->threads[i].thread_id = tid;
-    rd->thread_blocks[i].first_block = rd->thread_blocks[i].last_block = RD_NONE;
+    rd->thread_chains[i].first_chain = RD_NONE;
     rd->n_threads++;
     return i;
 }
@@ -135,7 +136,8 @@ static frame_kind check_frame(const evgen_reader *rd, uint64_t off, frame *f)
 
 /* Cheap checks of a resync candidate's header before its crc is computed, so that garbage full of
  * "EVBK" does not cost a checksum of the rest of the file per candidate: what the writer always
- * writes (a known type, no flags, a 48-byte header, zero reserved bytes, records that fit). */
+ * writes (a known type, no flags, a 48-byte header, an events block's stream below
+ * EVGEN_RD_MAX_STREAMS, records that fit; the other blocks' thread fields zero). */
 static int plausible(const evgen_reader *rd, uint64_t at)
 {
     if (rd->size - at < EVGEN_RD_BLOCK_HEADER_SIZE)
@@ -143,12 +145,12 @@ static int plausible(const evgen_reader *rd, uint64_t at)
     const uint8_t *h = rd->data + at;
     uint8_t type = h[4];
     uint32_t payload = rd_le32(h + 8), count = rd_le32(h + 28);
-    if (type < RD_BLOCK_METADATA || type > RD_BLOCK_END || h[5] != 0 || rd_le16(h + 6) != EVGEN_RD_BLOCK_HEADER_SIZE ||
-        rd_le32(h + 36) != 0)
+    if (type < RD_BLOCK_METADATA || type > RD_BLOCK_END || h[5] != 0 || rd_le16(h + 6) != EVGEN_RD_BLOCK_HEADER_SIZE)
         return 0;
     if (type == RD_BLOCK_EVENTS)
-        return count <= payload / 2; /* a record takes at least two bytes */
-    return rd_le64(h + 16) == 0 && rd_le32(h + 24) == 0 && count == 0 && rd_le32(h + 32) == 0 && rd_le64(h + 40) == 0;
+        return rd_le32(h + 36) < EVGEN_RD_MAX_STREAMS && count <= payload / 2; /* a record takes at least two bytes */
+    return rd_le64(h + 16) == 0 && rd_le32(h + 24) == 0 && count == 0 && rd_le32(h + 32) == 0 && rd_le32(h + 36) == 0 &&
+           rd_le64(h + 40) == 0;
 }
 
 /* The offset of the next block at or after `from` that checks out, or the file size if none;
@@ -184,10 +186,12 @@ static void torn_tail(evgen_reader *rd, uint64_t off, const char *what)
 
 /* ---- block contents ----------------------------------------------------------------------- */
 
+/* A metadata or end block's header: thread_id, sequence, event_count, dropped, stream and
+ * base_ticks all 0. */
 static int fields_zero(const uint8_t *h)
 {
     return rd_le64(h + 16) == 0 && rd_le32(h + 24) == 0 && rd_le32(h + 28) == 0 && rd_le32(h + 32) == 0 &&
-           rd_le64(h + 40) == 0;
+           rd_le32(h + 36) == 0 && rd_le64(h + 40) == 0;
 }
 
 static void metadata_block(evgen_reader *rd, const frame *f)
@@ -256,27 +260,52 @@ static int check_records(evgen_reader *rd, const frame *f, uint32_t count)
     return 0;
 }
 
+/* The chain of thread `ti`'s blocks of `stream`, added if new; RD_NONE if out of memory. A thread
+ * has a few streams (one per nesting level it reached): a walk of its list is enough. */
+static size_t chain_index(evgen_reader *rd, size_t ti, uint32_t stream)
+{
+    size_t *link = &rd->thread_chains[ti].first_chain;
+    while (*link != RD_NONE) {
+        if (rd->chains[*link].stream == stream)
+            return *link;
+        link = &rd->chains[*link].next_of_thread;
+    }
+    if (evgen_rd_grow((void **)&rd->chains, &rd->cap_chains, rd->n_chains + 1, sizeof *rd->chains) != 0)
+        return RD_NONE;
+    size_t c = rd->n_chains++;
+    rd->chains[c] = (rd_chain){ti, stream, RD_NONE, RD_NONE, RD_NONE};
+    *link = c;
+    return c;
+}
+
 static void events_block(evgen_reader *rd, const frame *f)
 {
     const uint8_t *h = rd->data + f->offset;
     uint64_t tid = rd_le64(h + 16);
-    uint32_t count = rd_le32(h + 28), dropped = rd_le32(h + 32);
+    uint32_t count = rd_le32(h + 28), dropped = rd_le32(h + 32), stream = rd_le32(h + 36);
+    if (stream >= EVGEN_RD_MAX_STREAMS) {
+        evgen_rd_problem(rd, f->offset, "events block of thread %llu with stream %u (at most %u): skipped",
+                         (unsigned long long)tid, stream, EVGEN_RD_MAX_STREAMS - 1);
+        return;
+    }
     if (check_records(rd, f, count) != 0)
         return;
     size_t ti = evgen_rd_thread_index(rd, tid);
-    if (ti == RD_NONE ||
+    size_t ci = ti == RD_NONE ? RD_NONE : chain_index(rd, ti, stream);
+    if (ci == RD_NONE ||
         evgen_rd_grow((void **)&rd->blocks, &rd->cap_blocks, rd->n_blocks + 1, sizeof *rd->blocks) != 0) {
         rd->oom = 1;
         return;
     }
     size_t b = rd->n_blocks++;
-    rd->blocks[b] = (rd_block){f->offset + f->header_size, f->payload_size, count, rd_le64(h + 40), ti, RD_NONE};
-    rd_thread *tb = &rd->thread_blocks[ti];
-    if (tb->last_block == RD_NONE)
-        tb->first_block = b;
+    rd->blocks[b] =
+        (rd_block){f->offset + f->header_size, f->payload_size, count, rd_le64(h + 40), ti, ci, RD_NONE};
+    rd_chain *chain = &rd->chains[ci];
+    if (chain->last_block == RD_NONE)
+        chain->first_block = b;
     else
-        rd->blocks[tb->last_block].next = b;
-    tb->last_block = b;
+        rd->blocks[chain->last_block].next = b;
+    chain->last_block = b;
     rd->threads[ti].events += count;
     rd->threads[ti].dropped += dropped;
     rd->total_events += count;
@@ -324,6 +353,7 @@ static void end_block(evgen_reader *rd, const frame *f)
     if (end_entries(rd, p, end, 1) != 0)
         rd->oom = 1;
     rd->has_end = 1;
+    rd->end_offset = f->offset;
 }
 
 static void block(evgen_reader *rd, const frame *f)
@@ -342,6 +372,70 @@ static void block(evgen_reader *rd, const frame *f)
     default:
         evgen_rd_problem(rd, f->offset, "unknown block type %u: skipped", type);
         break;
+    }
+}
+
+/* ---- the books ---------------------------------------------------------------------------- */
+
+/* The end block counts every event each thread wrote (a reused id: both threads' sum); the blocks
+ * read hold the events found. A block lost or skipped as corrupt leaves events missing, which only
+ * this comparison shows when the block is gone without a trace (cut out whole); more found than
+ * written is an end block that does not describe these blocks. Each disagreement is a problem at
+ * the end block's offset, one per thread, in the order of the threads table (--stats shows). */
+static void check_books(evgen_reader *rd)
+{
+    for (size_t t = 0; t < rd->n_threads; t++) {
+        const evgen_reader_thread *th = &rd->threads[t];
+        if (th->written_end > th->events)
+            evgen_rd_problem(rd, rd->end_offset,
+                             "thread %llu: the end block counts %llu events written, %llu found: %llu missing",
+                             (unsigned long long)th->thread_id, (unsigned long long)th->written_end,
+                             (unsigned long long)th->events, (unsigned long long)(th->written_end - th->events));
+        else if (th->written_end < th->events)
+            evgen_rd_problem(rd, rd->end_offset,
+                             "thread %llu: the end block counts %llu events written, %llu found: %llu more than "
+                             "written",
+                             (unsigned long long)th->thread_id, (unsigned long long)th->written_end,
+                             (unsigned long long)th->events, (unsigned long long)(th->events - th->written_end));
+    }
+}
+
+/* ---- problems in file order ------------------------------------------------------------------ */
+
+void evgen_rd_sort_problems(evgen_reader *rd)
+{
+    size_t n = rd->n_problems, sorted = 1;
+    while (sorted < n && rd->problems[sorted - 1].offset <= rd->problems[sorted].offset)
+        sorted++;
+    if (sorted >= n)
+        return; /* the common case: recorded in order */
+    /* A bottom-up merge sort: stable, n log n whatever the order. */
+    evgen_read_problem *a = rd->problems, *b = malloc(n * sizeof *b);
+    if (!b) {
+        rd->oom = 1;
+        return;
+    }
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                b[k++] = a[j].offset < a[i].offset ? a[j++] : a[i++];
+            while (i < mid)
+                b[k++] = a[i++];
+            while (j < hi)
+                b[k++] = a[j++];
+        }
+        evgen_read_problem *swap = a;
+        a = b;
+        b = swap;
+    }
+    if (a != rd->problems) { /* the result is in the scratch array: it becomes the list */
+        free(rd->problems);
+        rd->problems = a;
+        rd->cap_problems = n;
+    } else {
+        free(b);
     }
 }
 
@@ -407,4 +501,6 @@ void evgen_rd_scan(evgen_reader *rd, uint64_t off)
         rd->status = EVGEN_READ_TRUNCATED;
         rd->truncated_at = rd->size;
     }
+    if (rd->has_end && !rd->oom)
+        check_books(rd);
 }

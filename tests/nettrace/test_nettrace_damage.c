@@ -3,7 +3,8 @@
  * size heap copy (so AddressSanitizer sees any read past the end): the open fails with a message
  * naming the offset or succeeds, everything readable before the damage is read, every event lies
  * inside the file, every field access stays inside its payload, and the problems name offsets in
- * the file. */
+ * the file, in file order (a cut event block: its undecodable tail before the block's header that
+ * says the file ends inside it, as the reader finds them, but listed by offset). */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -55,8 +56,13 @@ static uint64_t read_all(evgen_reader *rd, const uint8_t *data, size_t size)
     }
     size_t n_problems;
     const evgen_read_problem *p = evgen_reader_problems(rd, &n_problems);
-    for (size_t i = 0; i < n_problems; i++)
+    for (size_t i = 0; i < n_problems; i++) {
         assert_true(p[i].offset <= size);
+        if (i && p[i].offset < p[i - 1].offset)
+            fail_msg("problem %zu at offset %llu (%s) after one at %llu (%s): not in file order", i,
+                     (unsigned long long)p[i].offset, p[i].message, (unsigned long long)p[i - 1].offset,
+                     p[i - 1].message);
+    }
     return n;
 }
 
@@ -148,6 +154,42 @@ static void test_cuts(void **state)
     assert_int_equal(at, f->size - 1);
 }
 
+/* Cuts inside an event block whose last event header the cut splits: two problems, the block's
+ * ("the file ends inside this block", at its object header) found after the split header's (later
+ * in the file), listed by offset, the block's first. */
+static void test_cut_event_block_problems_in_file_order(void **state)
+{
+    fixture *f = *state;
+    REAL_TRACE_NEEDED(f->data);
+    size_t checked = 0;
+    for (size_t k = 1; k < 400; k++) {
+        size_t cut = (f->size / 400) * k + k % 13;
+        uint8_t *copy = malloc(cut);
+        memcpy(copy, f->data, cut);
+        evgen_reader *rd = evgen_reader_open_memory_with(copy, cut, options(), NULL);
+        assert_non_null(rd);
+        size_t n;
+        const evgen_read_problem *p = evgen_reader_problems(rd, &n);
+        uint64_t at;
+        assert_int_equal(evgen_reader_status(rd, &at), EVGEN_READ_TRUNCATED);
+        for (size_t i = 1; i < n; i++)
+            if (p[i].offset < p[i - 1].offset)
+                fail_msg("cut at %zu: problem %zu at offset %llu (%s) after one at %llu (%s)", cut, i,
+                         (unsigned long long)p[i].offset, p[i].message, (unsigned long long)p[i - 1].offset,
+                         p[i - 1].message);
+        if (n == 2 && strstr(p[1].message, "does not decode within its block")) {
+            assert_string_equal(p[0].message, "the file ends inside this block");
+            assert_int_equal(p[0].offset, at);
+            assert_true(p[1].offset > at && p[1].offset < cut);
+            checked++;
+        }
+        evgen_reader_close(rd);
+        free(copy);
+    }
+    printf("%zu of 399 cuts split an event header\n", checked);
+    assert_true(checked > 0);
+}
+
 static void test_flips(void **state)
 {
     fixture *f = *state;
@@ -225,6 +267,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cuts),
+        cmocka_unit_test(test_cut_event_block_problems_in_file_order),
         cmocka_unit_test(test_flips),
         cmocka_unit_test(test_messages),
     };

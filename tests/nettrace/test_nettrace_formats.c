@@ -267,7 +267,7 @@ static void test_unbound_without_manifest(void **state)
 }
 
 /* Every cut of every file: no crash, the error or the truncation names an offset within the cut,
- * and a longer cut reads no fewer events. */
+ * the problems are in file order, and a longer cut reads no fewer events. */
 static void test_cuts(void **state)
 {
     (void)state;
@@ -287,6 +287,13 @@ static void test_cuts(void **state)
                 uint64_t at;
                 assert_int_equal(evgen_reader_status(rd, &at), EVGEN_READ_TRUNCATED);
                 assert_true(at <= cut);
+                size_t np;
+                const evgen_read_problem *p = evgen_reader_problems(rd, &np);
+                for (size_t i = 1; i < np; i++)
+                    if (p[i].offset < p[i - 1].offset)
+                        fail_msg("V%d cut at %zu: problem at %llu (%s) after one at %llu (%s)", formats[k].version,
+                                 cut, (unsigned long long)p[i].offset, p[i].message,
+                                 (unsigned long long)p[i - 1].offset, p[i - 1].message);
                 evgen_event ev;
                 int n = 0;
                 evgen_reader_rewind(rd, EVGEN_ORDER_TIME);

@@ -152,6 +152,12 @@ void rh_file_header(rh_bytes *file, uint8_t clock_kind, uint64_t frequency)
 void rh_append_block(rh_bytes *file, uint8_t type, uint64_t thread_id, uint32_t sequence, uint32_t count, uint32_t dropped,
               uint64_t base_ticks, const rh_bytes *payload)
 {
+    rh_append_stream_block(file, type, thread_id, 0, sequence, count, dropped, base_ticks, payload);
+}
+
+void rh_append_stream_block(rh_bytes *file, uint8_t type, uint64_t thread_id, uint32_t stream, uint32_t sequence,
+                            uint32_t count, uint32_t dropped, uint64_t base_ticks, const rh_bytes *payload)
+{
     rh_bytes h = {0};
     rh_put(&h, "EVBK", 4);
     rh_le(&h, type, 1);
@@ -163,7 +169,7 @@ void rh_append_block(rh_bytes *file, uint8_t type, uint64_t thread_id, uint32_t 
     rh_le(&h, sequence, 4);
     rh_le(&h, count, 4);
     rh_le(&h, dropped, 4);
-    rh_le(&h, 0, 4);
+    rh_le(&h, stream, 4);
     rh_le(&h, base_ticks, 8);
     uint32_t crc = tp_crc32(tp_crc32(0, h.data + 16, 32), payload->data, payload->len);
     for (int i = 0; i < 4; i++)

@@ -55,9 +55,12 @@ void rh_free(rh_bytes *b);
 /* A file header (pointer size 8, start_ticks 1000) with clock kind and frequency. */
 void rh_file_header(rh_bytes *file, uint8_t clock_kind, uint64_t frequency);
 #define RH_START_TICKS 1000u
-/* A block with its header and crc appended to `file`. */
+/* A block with its header and crc appended to `file` (stream 0). */
 void rh_append_block(rh_bytes *file, uint8_t type, uint64_t thread_id, uint32_t sequence, uint32_t count, uint32_t dropped,
               uint64_t base_ticks, const rh_bytes *payload);
+/* The same with the header's `stream` (bytes 36..39). */
+void rh_append_stream_block(rh_bytes *file, uint8_t type, uint64_t thread_id, uint32_t stream, uint32_t sequence,
+                            uint32_t count, uint32_t dropped, uint64_t base_ticks, const rh_bytes *payload);
 /* A field of a hand-made event: a wire kind, an array flag, 1 + the index of its count field. */
 typedef struct rh_field {
     const char *name;
@@ -67,7 +70,7 @@ typedef struct rh_field {
  * version 1, with the given fields; their types start at `first_type`. */
 void rh_metadata(rh_bytes *file, uint64_t first_type, size_t n_events, const char *const *names,
                  const rh_field *const *fields, const size_t *n_fields);
-/* An end block for the given threads' written counts. */
+/* An end block for the given threads' written counts (an id may appear twice, as a reused one). */
 void rh_end_block(rh_bytes *file, size_t n, const uint64_t *thread_ids, const uint64_t *written);
 
 /* ---- files and programs ------------------------------------------------------------------ */

@@ -483,12 +483,24 @@ static void test_problems_go_to_stderr_with_status_1(void **state)
     snprintf(want, sizeof want, "%s: offset %zu: block checksum mismatch", path, blocks[k].offset);
     if (strncmp(err, want, strlen(want)) != 0)
         fail_msg("stderr: %s\nwant: %s...", err, want);
+    /* Then the books: the end block counts the skipped block's events, which are missing. */
+    assert_int_equal(blocks[k].type, 2);
+    assert_int_equal(blocks[nb - 1].type, 3);
+    char books[256];
+    snprintf(books, sizeof books, "offset %zu: thread %llu: the end block counts 420 events written, %u found: %u missing",
+             blocks[nb - 1].offset, (unsigned long long)blocks[k].thread_id, 420 - blocks[k].event_count,
+             blocks[k].event_count);
+    assert_int_equal(count_lines(err), 2);
+    if (!strstr(err, books))
+        fail_msg("stderr: %s\nwant: %s", err, books);
     free(out);
     free(err);
-    /* --stats lists it too. */
+    /* --stats lists them too. */
     static const char *const stats_args[] = {"--stats", NULL};
     assert_int_equal(dump(path, stats_args, &out, &err), 1);
-    snprintf(want, sizeof want, "problems: 1\n  offset %zu: block checksum mismatch", blocks[k].offset);
+    snprintf(want, sizeof want, "problems: 2\n  offset %zu: block checksum mismatch", blocks[k].offset);
+    assert_non_null(strstr(out, want));
+    snprintf(want, sizeof want, "\n  %s\n", books);
     assert_non_null(strstr(out, want));
     assert_non_null(strstr(out, "status: corrupt"));
     free(out);

@@ -650,7 +650,8 @@ static void test_bad_headers_fail_the_open(void **state)
 
 /* A trace with a good metadata block, then `bad` (a block with its own problem), then a good
  * events block and the end block: the problem is reported at the bad block's offset and the
- * good blocks around it are read. */
+ * good blocks around it are read. The end block counts the `lost` events the bad block was
+ * written with too: when there are some, the books are a second problem, at the end block. */
 typedef void (*make_bad)(rh_bytes *file);
 
 static const rh_field pair[] = {{"A", K_U32, 0, 0}, {"S", K_UTF8Z, 0, 0}};
@@ -764,7 +765,7 @@ static void impossible_payload_size(rh_bytes *file)
     file->data[at + 11] = 0x7f; /* far past the end of the file */
 }
 
-static void check_bad_block(make_bad make, const char *message)
+static void check_bad_block(make_bad make, const char *message, uint64_t lost)
 {
     static const rh_field *fields[] = {pair};
     const char *names[] = {"Pair"};
@@ -776,17 +777,25 @@ static void check_bad_block(make_bad make, const char *message)
     size_t bad_at = file.len;
     make(&file);
     good_events(&file, 2);
-    uint64_t tid = 9, written = 6;
+    uint64_t tid = 9, written = 4 + lost;
+    size_t end_at = file.len;
     rh_end_block(&file, 1, &tid, &written);
 
     evgen_reader *rd = open_bytes(&file);
     assert_int_equal(evgen_reader_status(rd, NULL), EVGEN_READ_CORRUPT);
     size_t np;
     const evgen_read_problem *p = evgen_reader_problems(rd, &np);
-    assert_int_equal(np, 1);
+    assert_int_equal(np, lost ? 2 : 1);
     assert_int_equal(p[0].offset, bad_at);
     if (!strstr(p[0].message, message))
         fail_msg("problem '%s' does not say '%s'", p[0].message, message);
+    if (lost) {
+        char books[160];
+        snprintf(books, sizeof books, "thread 9: the end block counts %llu events written, 4 found: %llu missing",
+                 (unsigned long long)written, (unsigned long long)lost);
+        assert_int_equal(p[1].offset, end_at);
+        assert_string_equal(p[1].message, books);
+    }
     evgen_event ev;
     size_t events = 0;
     while (evgen_reader_next(rd, &ev)) {
@@ -807,18 +816,18 @@ static void check_bad_block(make_bad make, const char *message)
 static void test_bad_blocks_are_reported_and_skipped(void **state)
 {
     (void)state;
-    check_bad_block(bad_varint, "bad varint");
-    check_bad_block(unknown_type, "type 5 is not defined");
-    check_bad_block(record_past_block, "runs past the block");
-    check_bad_block(bytes_after_records, "2 bytes after its 1 records");
-    check_bad_block(fewer_records, "ends after 1 of its 3 records");
-    check_bad_block(unknown_block_type, "unknown block type 9");
-    check_bad_block(bad_metadata, "array needs a count field");
-    check_bad_block(bad_crc, "checksum mismatch");
-    check_bad_block(bad_magic, "bad block magic");
-    check_bad_block(garbage, "bad block magic");
-    check_bad_block(impossible_header_size, "impossible block header size 16");
-    check_bad_block(impossible_payload_size, "impossible block size");
+    check_bad_block(bad_varint, "bad varint", 1);
+    check_bad_block(unknown_type, "type 5 is not defined", 1);
+    check_bad_block(record_past_block, "runs past the block", 1);
+    check_bad_block(bytes_after_records, "2 bytes after its 1 records", 1);
+    check_bad_block(fewer_records, "ends after 1 of its 3 records", 3);
+    check_bad_block(unknown_block_type, "unknown block type 9", 0);
+    check_bad_block(bad_metadata, "array needs a count field", 0);
+    check_bad_block(bad_crc, "checksum mismatch", 2);
+    check_bad_block(bad_magic, "bad block magic", 2);
+    check_bad_block(garbage, "bad block magic", 0);
+    check_bad_block(impossible_header_size, "impossible block header size 16", 2);
+    check_bad_block(impossible_payload_size, "impossible block size", 2);
 }
 
 /* Types are numbered across metadata blocks: a lost block leaves a gap, the next block's types
@@ -848,16 +857,20 @@ static void test_type_numbers_across_metadata_blocks(void **state)
     size_t again = file.len;
     rh_metadata(&file, 3, 1, second, fields, n); /* type 3 again */
     uint64_t tid = 1, written = 4;
+    size_t end_at = file.len;
     rh_end_block(&file, 1, &tid, &written);
 
     evgen_reader *rd = open_bytes(&file);
     size_t np;
     const evgen_read_problem *pr = evgen_reader_problems(rd, &np);
-    assert_int_equal(np, 3);
+    assert_int_equal(np, 4);
     assert_int_equal(pr[0].offset, early);
     assert_int_equal(pr[1].offset, gap);
     assert_int_equal(pr[2].offset, again);
     assert_non_null(strstr(pr[2].message, "already defined"));
+    /* The two blocks skipped: the books, found at the end, listed at the end block. */
+    assert_int_equal(pr[3].offset, end_at);
+    assert_string_equal(pr[3].message, "thread 1: the end block counts 4 events written, 2 found: 2 missing");
     evgen_event ev;
     assert_true(evgen_reader_next(rd, &ev));
     assert_string_equal(ev.info->name, "Second");

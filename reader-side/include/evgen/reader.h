@@ -146,6 +146,10 @@ typedef struct evgen_event {
     uint32_t sequence;
     uint64_t capture_thread_id;
     const uint8_t *activity_id;
+    /* .evtrace: the stream of the event's block (docs/format.md): 0 for the thread's ordinary
+     * events, k for one emitted while k emits of the thread were interrupted (a signal handler's).
+     * 0 in .nettrace. */
+    uint32_t stream;
 } evgen_event;
 
 /* The i-th instruction pointer of the event's stack (innermost first), or 0 past its depth. */
@@ -192,9 +196,10 @@ const evgen_trace_event_info *evgen_reader_find_event(const evgen_reader *reader
 /* ---- iteration and dispatch ----------------------------------------------------------------- */
 
 typedef enum evgen_order {
-    EVGEN_ORDER_FILE = 0, /* as written: block by block, each thread's events in order */
-    EVGEN_ORDER_TIME = 1  /* by timestamp (ties: thread, then file order); .nettrace: sorted within each
-                           * sequence-point region, the order the format guarantees */
+    EVGEN_ORDER_FILE = 0, /* as written: block by block, each block's events in emit order */
+    EVGEN_ORDER_TIME = 1  /* by timestamp (ties: thread, then file order), a thread's streams merged;
+                           * .nettrace: sorted within each sequence-point region, the order the format
+                           * guarantees */
 } evgen_order;
 
 /* Starts (or restarts) an iteration. The default is EVGEN_ORDER_FILE from the start. */
@@ -214,7 +219,8 @@ uint64_t evgen_reader_process(evgen_reader *reader, evgen_order order);
 
 typedef enum evgen_read_status {
     EVGEN_READ_OK = 0,
-    EVGEN_READ_CORRUPT = 1,  /* at least one block was skipped */
+    EVGEN_READ_CORRUPT = 1,  /* at least one block was skipped, or the end block's counts disagree
+                              * with the events the blocks hold */
     EVGEN_READ_TRUNCATED = 2 /* the file ends inside a block, or without its end block */
 } evgen_read_status;
 
@@ -223,8 +229,11 @@ typedef struct evgen_read_problem {
     const char *message; /* e.g. "block checksum mismatch" */
 } evgen_read_problem;
 
-/* The worst status seen (TRUNCATED over CORRUPT over OK), the problems in file order, and for a
- * truncated file the offset where the readable part ends. All known once the reader is open. */
+/* The worst status seen (TRUNCATED over CORRUPT over OK), the problems in file order (by offset;
+ * those at one offset in the order they were found), and for a truncated file the offset where the
+ * readable part ends. All known once the reader is open. A .evtrace with an end block has a
+ * problem at the end block's offset for each thread whose events found in the blocks are fewer
+ * ("... 604 missing": a block was lost or skipped) or more than the end block counts written. */
 evgen_read_status evgen_reader_status(const evgen_reader *reader, uint64_t *truncated_at);
 const evgen_read_problem *evgen_reader_problems(const evgen_reader *reader, size_t *count);
 
@@ -232,10 +241,12 @@ typedef struct evgen_reader_thread {
     uint64_t thread_id;
     uint64_t events;  /* records read */
     uint64_t dropped; /* from the blocks' dropped counts; .nettrace: lost events (sequence number gaps) */
-    uint64_t written_end, dropped_end, too_big_end; /* from the end block, if any */
+    uint64_t written_end, dropped_end, too_big_end; /* from the end block, if any (a reused id: summed) */
 } evgen_reader_thread;
 
-/* Per-thread counts; `has_end` says whether the end block was found. */
+/* Per-thread counts, one entry per thread id (its streams and a reused id counted together; in a
+ * .evtrace, in the order the threads' first blocks lie, then those only the end block names);
+ * `has_end` says whether the end block was found. */
 const evgen_reader_thread *evgen_reader_threads(const evgen_reader *reader, size_t *count, int *has_end);
 
 /* ---- generic field access (no generated code) ------------------------------------------------ */
