@@ -302,6 +302,15 @@ static int check_manifest_args(const evgen_cli *c)
         return evgen_cli_usage_error(cmd, "missing the manifest: evgen %s MANIFEST", cmd);
     if (c->from_lock && !c->name)
         return evgen_cli_usage_error(cmd, "--from-lock needs --name NAME");
+    /* What --from-lock would silently ignore: it compiles no manifest. */
+    if (c->from_lock && c->lock_path)
+        return evgen_cli_usage_error(cmd, "--from-lock and --lock cannot be used together: there is no manifest to check");
+    if (c->from_lock && c->depfile)
+        return evgen_cli_usage_error(cmd, "--from-lock and --depfile cannot be used together: there is no manifest "
+                                          "whose inputs to list");
+    if (c->from_lock && c->n_clang_args)
+        return evgen_cli_usage_error(cmd, "--from-lock and compiler options (%s) cannot be used together: no "
+                                          "manifest is compiled", c->clang_args[0]);
     if (gen && !c->out_dir)
         return evgen_cli_usage_error(cmd, "missing the output directory: -o DIR");
     return EVGEN_CLI_RUN;

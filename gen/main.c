@@ -274,8 +274,8 @@ static int run_dump(int argc, char **argv)
     } else if (status == EVGEN_CLI_RUN && t.version) {
         evgen_cli_print_version();
         status = EXIT_OK;
-    } else if (status == EVGEN_CLI_RUN && !dump.trace) {
-        status = evgen_cli_usage_error("dump", "dump needs a trace file");
+    } else if (status == EVGEN_CLI_RUN && evgen_dump_cli_check(&dump) != 0) {
+        status = EXIT_USAGE; /* before any manifest is read */
     } else if (status == EVGEN_CLI_RUN) {
         status = load_trace_manifests(&t, dump.trace, &manifests, &n_manifests);
         evgen_reader_options options = {manifests, n_manifests};
