@@ -387,7 +387,11 @@ int evgen_outputs_distinct(const evgen_output *outs, size_t n, char **error)
         for (size_t j = 0; j < i; j++)
             if (outs[i].dir_dev == outs[j].dir_dev && outs[i].dir_ino == outs[j].dir_ino &&
                 strcmp(base_of(outs[i].path), base_of(outs[j].path)) == 0)
-                FAIL(error, "cannot write: it is also written as '%s' by this command", outs[j].name);
+            {
+                if (strcmp(outs[i].name, outs[j].name) == 0)
+                    FAIL(error, "cannot write: this command would write it twice");
+                FAIL(error, "cannot write: it is the same file as '%s', which this command writes too", outs[j].name);
+            }
     return 0;
 }
 

@@ -60,8 +60,8 @@ int evgen_output_write(evgen_output *o, const void *data, size_t size);
 /* Whether the file being replaced holds exactly `data` (an output that would not change). */
 int evgen_output_unchanged(const evgen_output *o, const void *data, size_t size);
 
-/* Whether two outputs of one command are the same file: -1 with *error set ("cannot write: also
- * written as 'OTHER'") if any two of `outs[0..n)` are, else 0. */
+/* Whether two outputs of one command are the same file: -1 with *error set (about the later one)
+ * if any two of `outs[0..n)` are, else 0. */
 int evgen_outputs_distinct(const evgen_output *outs, size_t n, char **error);
 
 /* Closes the temporary files, checks each `path` again (still absent or a regular file), then
