@@ -21,7 +21,7 @@ const char evgen_dump_usage[] =
     "  --json             one JSON object per line\n"
     "  --event NAME       only events named NAME (repeatable)\n"
     "  --from NS          only events at or after NS nanoseconds since the session opened\n"
-    "  --to NS            only events at or before NS\n"
+    "  --to NS            only events at or before NS (not before --from)\n"
     "  --order time|file  merged across threads by timestamp (default), or as the file holds them\n"
     "  --stats            a summary instead: events and bytes per event, threads, totals, problems\n"
     "  -h, --help         this text\n"
