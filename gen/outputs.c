@@ -5,7 +5,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "util.h"
 
@@ -41,11 +40,12 @@ void evgen_outset_input(evgen_outset *s, const char *path)
     s->inputs[s->n_inputs++] = path;
 }
 
-evgen_output *evgen_outset_add(evgen_outset *s, const char *path, evgen_diags *diags)
+/* Adds the output `path`, checked (outputs of the set included) but not created yet. */
+static evgen_output *add_checked(evgen_outset *s, const char *path, evgen_diags *diags)
 {
     evgen_output o;
     char *error = NULL;
-    if (evgen_output_open(&o, path, s->inputs, s->n_inputs, &error) != 0) {
+    if (evgen_output_check(&o, path, s->inputs, s->n_inputs, &error) != 0) {
         file_error(diags, path, error);
         free(error);
         return NULL;
@@ -55,34 +55,55 @@ evgen_output *evgen_outset_add(evgen_outset *s, const char *path, evgen_diags *d
     s->changed = evgen_xrealloc(s->changed, (s->count + 1) * sizeof *s->changed);
     s->outputs[s->count] = o;
     s->names[s->count] = evgen_xstrdup(path);
-    s->changed[s->count] = true;
+    s->changed[s->count] = false;
+    s->count++;
     /* Two outputs of one command that are one file: the second is refused. */
-    if (evgen_outputs_distinct(s->outputs, s->count + 1, &error) != 0) {
+    if (evgen_outputs_distinct(s->outputs, s->count, &error) != 0) {
         file_error(diags, path, error);
         free(error);
+        s->count--;
         evgen_output_discard(&s->outputs[s->count]);
         free(s->names[s->count]);
         return NULL;
     }
-    return &s->outputs[s->count++];
+    return &s->outputs[s->count - 1];
+}
+
+/* Creates the temporary file of the set's last output. */
+static int create_last(evgen_outset *s, const char *path, evgen_diags *diags)
+{
+    char *error = NULL;
+    if (evgen_output_create(&s->outputs[s->count - 1], &error) != 0) {
+        file_error(diags, path, error);
+        free(error);
+        s->count--; /* released by evgen_output_create */
+        free(s->names[s->count]);
+        return -1;
+    }
+    s->changed[s->count - 1] = true;
+    return 0;
+}
+
+evgen_output *evgen_outset_add(evgen_outset *s, const char *path, evgen_diags *diags)
+{
+    if (!add_checked(s, path, diags) || create_last(s, path, diags) != 0)
+        return NULL;
+    return &s->outputs[s->count - 1];
 }
 
 int evgen_outset_add_text(evgen_outset *s, const char *path, const char *text, evgen_diags *diags)
 {
-    evgen_output *o = evgen_outset_add(s, path, diags);
+    evgen_output *o = add_checked(s, path, diags);
     if (!o)
         return -1;
     size_t size = strlen(text);
-    if (evgen_output_unchanged(o, text, size)) {
-        /* Left alone, mtime and all: a build that regenerates recompiles nothing needlessly. */
-        close(o->fd);
-        unlink(o->tmp);
-        free(o->tmp);
-        o->tmp = NULL;
-        o->fd = -1;
-        s->changed[s->count - 1] = false;
+    /* A file that already holds the text is left alone, mtime and all (no temporary file either):
+     * a build that regenerates recompiles nothing needlessly. */
+    if (evgen_output_unchanged(o, text, size))
         return 0;
-    }
+    if (create_last(s, path, diags) != 0)
+        return -1;
+    o = &s->outputs[s->count - 1];
     if (evgen_output_write(o, text, size) != 0) {
         char *message = evgen_xasprintf("cannot write '%s': %s", o->tmp, strerror(errno));
         file_error(diags, path, message);

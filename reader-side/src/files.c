@@ -251,7 +251,7 @@ static int resolve(evgen_output *o, const char *out, struct stat *st, char **err
 }
 
 /* Creates the temporary file beside o->path: 0, or -1 (error). */
-static int create_temporary(evgen_output *o, const struct stat *replaced, char **error)
+static int create_temporary(evgen_output *o, char **error)
 {
     for (unsigned attempt = 0; attempt < 100; attempt++) {
         free(o->tmp);
@@ -280,11 +280,11 @@ static int create_temporary(evgen_output *o, const struct stat *replaced, char *
         return -1;
     }
     if (o->existed)
-        (void)fchmod(o->fd, replaced->st_mode & 07777); /* best effort: a file not ours keeps 0666 & ~umask */
+        (void)fchmod(o->fd, (mode_t)o->mode); /* best effort: a file not ours keeps 0666 & ~umask */
     return 0;
 }
 
-int evgen_output_open(evgen_output *o, const char *out, const char *const *inputs, size_t n_inputs, char **error)
+int evgen_output_check(evgen_output *o, const char *out, const char *const *inputs, size_t n_inputs, char **error)
 {
     if (error)
         *error = NULL;
@@ -302,8 +302,7 @@ int evgen_output_open(evgen_output *o, const char *out, const char *const *input
             continue;
         if (strcmp(inputs[i], out) == 0) {
             if (error)
-                *error = message("cannot write: it is the input '%s'; evgen never replaces an input",
-                                 inputs[i]);
+                *error = message("cannot write: it is the input '%s'; evgen never replaces an input", inputs[i]);
             rc = -1;
         } else if (o->existed && stat(inputs[i], &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
             if (error)
@@ -331,11 +330,26 @@ int evgen_output_open(evgen_output *o, const char *out, const char *const *input
         }
         free(dir);
     }
-    if (rc == 0)
-        rc = create_temporary(o, &st, error);
+    o->mode = (unsigned)(st.st_mode & 07777);
     if (rc != 0)
         release(o);
     return rc;
+}
+
+int evgen_output_create(evgen_output *o, char **error)
+{
+    if (error)
+        *error = NULL;
+    if (create_temporary(o, error) != 0) {
+        release(o);
+        return -1;
+    }
+    return 0;
+}
+
+int evgen_output_open(evgen_output *o, const char *out, const char *const *inputs, size_t n_inputs, char **error)
+{
+    return evgen_output_check(o, out, inputs, n_inputs, error) == 0 ? evgen_output_create(o, error) : -1;
 }
 
 int evgen_output_write(evgen_output *o, const void *data, size_t size)

@@ -579,6 +579,14 @@ static void test_gen_writes_all_or_none(void **state)
     assert_string_equal(mine, "mine\n");
     free(mine);
     assert_no_temporaries(out);
+    /* again: nothing changes, so nothing is written, not even a temporary file (DIR's own mtime
+     * stays; a read-only DIR would do) */
+    before = snap_dir(out);
+    file_state dir_itself = snap(out);
+    char *again = evgen_test_must_run(ok, NULL);
+    free(again);
+    assert_dir_unchanged(&before);
+    assert_unchanged(&dir_itself);
 
     free(dep);
     free(fifo);

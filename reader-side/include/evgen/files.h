@@ -45,6 +45,7 @@ typedef struct evgen_output {
     char *tmp;        /* the temporary file beside `path`, until committed or discarded */
     int fd;           /* open for writing on `tmp`; a caller that takes it sets it to -1 and closes it */
     int existed;      /* `path` was a regular file */
+    unsigned mode;    /* its permissions then, which the new file gets */
     uint64_t dir_dev, dir_ino; /* the directory of `path`, to tell two outputs apart */
 } evgen_output;
 
@@ -53,6 +54,12 @@ typedef struct evgen_output {
  * 0666 less the umask for a new file. Returns 0, or -1 with *error set and nothing created (*o is
  * then released). */
 int evgen_output_open(evgen_output *o, const char *out, const char *const *inputs, size_t n_inputs, char **error);
+
+/* evgen_output_open in two steps: the checks only (nothing is created: `tmp` stays NULL, and an
+ * output that is committed so is left as it is), then the temporary file. Each returns 0, or -1
+ * with *error set and *o released. */
+int evgen_output_check(evgen_output *o, const char *out, const char *const *inputs, size_t n_inputs, char **error);
+int evgen_output_create(evgen_output *o, char **error);
 
 /* Writes all of `data` to the temporary file: 0, or -1 with errno set. */
 int evgen_output_write(evgen_output *o, const void *data, size_t size);
@@ -66,8 +73,8 @@ int evgen_outputs_distinct(const evgen_output *outs, size_t n, char **error);
 
 /* Closes the temporary files, checks each `path` again (still absent or a regular file), then
  * renames every temporary file over its `path`, in order: all are written, or on an error found
- * before the first rename, none. An output without a temporary file (`tmp` NULL: one whose
- * content would not change, its temporary file already removed by the caller) is left as it is. Returns 0, or -1 with *error set and *failed (if not NULL) the
+ * before the first rename, none. An output without a temporary file (`tmp` NULL: checked only,
+ * evgen_output_check, because its content would not change) is left as it is. Returns 0, or -1 with *error set and *failed (if not NULL) the
  * index of the output concerned; either way every output is released, its temporary file gone. */
 int evgen_outputs_commit(evgen_output *outs, size_t n, size_t *failed, char **error);
 
