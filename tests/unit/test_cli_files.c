@@ -66,12 +66,13 @@ static evgen_test_output run(const char *cwd, ...)
     return r;
 }
 
-/* Exit status 1, nothing on stdout, exactly `expected` on stderr. */
+/* Exit status 1, nothing on stdout, exactly `expected` on stderr (r is freed). */
 static void assert_error(evgen_test_output r, const char *expected)
 {
     if (r.status != 1 || strcmp(r.err, expected) != 0)
         EVGEN_FAIL_LONG("exit status %d, stderr:\n%s\nexpected status 1 and:\n%s", r.status, r.err, expected);
     assert_string_equal(r.out, "");
+    evgen_test_output_free(&r);
 }
 
 /* A child that, after a few seconds, opens the FIFO `path` for writing without blocking: if evgen
