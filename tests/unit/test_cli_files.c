@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -519,9 +520,9 @@ static void test_inputs_that_are_not_regular_files(void **state)
 
 /* ---- several outputs: all or none --------------------------------------------------------------- */
 
-/* evgen gen that fails part-way (a depfile it cannot write, a generated name taken by a FIFO) leaves
- * every file of -o DIR as it was, content and mtime, and no temporary file; the same generation
- * without the fault writes them all. */
+/* evgen gen that fails part-way (a depfile it cannot write, a full disk, a generated name taken by a
+ * FIFO) leaves every file of -o DIR as it was, content and mtime, and no temporary file; the same
+ * generation without the fault writes them all. */
 static void test_gen_writes_all_or_none(void **state)
 {
     fixture *f = *state;
@@ -554,6 +555,26 @@ static void test_gen_writes_all_or_none(void **state)
     assert_dir_unchanged(&before);
     free(expected);
     free(missing_parent);
+
+    /* a full disk, as a file size limit of 64 KiB (SIGXFSZ ignored, which evgen inherits): from
+     * manifest/gcevents.h, the 44 KiB runtime header is written, the 95 KiB runtime source fails,
+     * and neither is renamed */
+    struct rlimit limit, small = {64 * 1024, 64 * 1024};
+    assert_int_equal(getrlimit(RLIMIT_FSIZE, &limit), 0);
+    small.rlim_max = limit.rlim_max;
+    void (*previous)(int) = signal(SIGXFSZ, SIG_IGN);
+    before = snap_dir(out);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &small), 0);
+    evgen_test_output full = run(NULL, "gen", EVGEN_SOURCE_DIR "/manifest/gcevents.h", "-o", out, "--name", "m", NULL);
+    assert_int_equal(setrlimit(RLIMIT_FSIZE, &limit), 0);
+    signal(SIGXFSZ, previous);
+    expected = evgen_test_format("%s/m_runtime.c: error: cannot write '%s/m_runtime.c.tmp.", out, out);
+    if (full.status != 1 || strncmp(full.err, expected, strlen(expected)) != 0 || !strstr(full.err, "': File too large\n"))
+        EVGEN_FAIL_LONG("exit status %d, stderr:\n%s", full.status, full.err);
+    assert_string_equal(full.out, "");
+    evgen_test_output_free(&full);
+    free(expected);
+    assert_dir_unchanged(&before);
 
     /* a generated name taken by a FIFO: refused, the files before it in the list not written either */
     char *fifo = path_in(f->dir, "out/m_reader.h");
