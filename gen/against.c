@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "outputs.h"
 #include "util.h"
 
 extern char **environ;
@@ -164,11 +165,9 @@ int evgen_against_fetch(const char *rev, const char *lock_path, char **text, cha
     *text = *origin = NULL;
     struct stat st;
     if (stat(rev, &st) == 0 && S_ISREG(st.st_mode)) {
-        *text = evgen_read_file(rev, NULL);
-        if (!*text) {
-            evgen_error(diags, NULL, EVGEN_D_IO, "cannot read lock file '%s': %s", rev, strerror(errno));
+        *text = evgen_read_input(rev, NULL, diags);
+        if (!*text)
             return -1;
-        }
         *origin = evgen_xstrdup(rev);
         return 0;
     }

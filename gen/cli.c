@@ -72,7 +72,9 @@ static const char lock_help[] =
     "usage: evgen lock MANIFEST [options]\n"
     "\n"
     "Checks MANIFEST as `evgen check` does, then freezes every version of every event into the lock\n"
-    "file (rewritten only when it changes).\n"
+    "file (rewritten only when it changes). The lock file, and with --traces the golden trace and its\n"
+    "snapshot, are written all or none; each must be a new or regular file (a symbolic link: the file it\n"
+    "points to), never a FIFO, device or directory, nor the manifest.\n"
     "\n"
     "options:\n"
     "  --lock PATH         the lock file (default: MANIFEST's path with .lock)\n"
@@ -85,6 +87,9 @@ static const char gen_help[] =
     "       evgen gen --from-lock LOCK -o DIR --name NAME [options]\n"
     "\n"
     "Writes DIR/NAME_runtime.h, NAME_runtime.c, NAME_reader.h and NAME_reader.c (docs/codegen.md).\n"
+    "They and the depfile are written all or none, each only if its content changes; each must be a new\n"
+    "or regular file (a symbolic link: the file it points to), never a FIFO, device or directory, nor an\n"
+    "input (the manifest, a header it includes, the lock).\n"
     "\n"
     "options:\n"
     "  -o DIR              the output directory (it must exist)\n"
@@ -111,8 +116,10 @@ static const char convert_help[] =
     "usage: evgen convert IN OUT.evtrace [options]\n"
     "\n"
     "Rewrites the trace IN (.nettrace or .evtrace) as the .evtrace file OUT: every event with its thread,\n"
-    "timestamp and payload, and metadata any .evtrace reader decodes (docs/convert.md). Exit status: 0;\n"
-    "1 if IN cannot be read whole (what is readable is converted) or OUT cannot be written; 2: usage.\n"
+    "timestamp and payload, and metadata any .evtrace reader decodes (docs/convert.md). OUT must be a new\n"
+    "or regular file (a symbolic link: the file it points to), never a FIFO, device or directory, nor IN\n"
+    "or a manifest. Exit status: 0; 1 if IN cannot be read whole (what is readable is converted) or OUT\n"
+    "cannot be written; 2: usage.\n"
     "\n"
     "options:\n"
     "  -h, --help         this text\n";
@@ -302,6 +309,15 @@ static int check_manifest_args(const evgen_cli *c)
         return evgen_cli_usage_error(cmd, "missing the manifest: evgen %s MANIFEST", cmd);
     if (c->from_lock && !c->name)
         return evgen_cli_usage_error(cmd, "--from-lock needs --name NAME");
+    /* What --from-lock would silently ignore: it compiles no manifest. */
+    if (c->from_lock && c->lock_path)
+        return evgen_cli_usage_error(cmd, "--from-lock and --lock cannot be used together: there is no manifest to check");
+    if (c->from_lock && c->depfile)
+        return evgen_cli_usage_error(cmd, "--from-lock and --depfile cannot be used together: there is no manifest "
+                                          "whose inputs to list");
+    if (c->from_lock && c->n_clang_args)
+        return evgen_cli_usage_error(cmd, "--from-lock and compiler options (%s) cannot be used together: no "
+                                          "manifest is compiled", c->clang_args[0]);
     if (gen && !c->out_dir)
         return evgen_cli_usage_error(cmd, "missing the output directory: -o DIR");
     return EVGEN_CLI_RUN;

@@ -110,8 +110,10 @@ char *evgen_diag_format(const evgen_diagnostic *diag)
     static const char *const sev_names[] = {"error", "warning", "note"};
     evgen_strbuf sb;
     evgen_sb_init(&sb);
-    if (diag->file)
+    if (diag->file && diag->line)
         evgen_sb_printf(&sb, "%s:%u:%u: ", diag->file, diag->line, diag->col);
+    else if (diag->file) /* about the file as a whole: it cannot be read or written */
+        evgen_sb_printf(&sb, "%s: ", diag->file);
     else
         evgen_sb_puts(&sb, "evgen: ");
     evgen_sb_printf(&sb, "%s: %s", sev_names[diag->severity], diag->message);

@@ -51,7 +51,8 @@ void evgen_note(evgen_diags *d, const evgen_loc *loc, const char *fmt, ...) __at
 void evgen_diag_add(evgen_diags *d, evgen_severity sev, evgen_diag_code code, const char *file, unsigned line,
                     unsigned col, const char *message);
 
-/* Prints every diagnostic: "file:line:col: error: message [code]". */
+/* Prints every diagnostic: "file:line:col: error: message [code]" ("file: error: ..." at line 0:
+ * the file as a whole). */
 void evgen_diags_print(const evgen_diags *d, FILE *out);
 /* Formats one diagnostic as it is printed (without newline). Caller frees. */
 char *evgen_diag_format(const evgen_diagnostic *diag);

@@ -13,6 +13,7 @@
 
 #include "frontend.h"
 #include "frontend_internal.h"
+#include "outputs.h"
 #include "util.h"
 
 #define PROBE_HEADER EVGEN_BUILTIN_DIR "/evgen/probe.h"
@@ -429,13 +430,18 @@ int evgen_frontend_parse(const evgen_frontend_options *opts, evgen_model *model,
     st.diags = diags;
     model->manifest_path = evgen_xstrdup(opts->manifest_path);
 
-    if (!opts->manifest_text) {
-        FILE *f = fopen(opts->manifest_path, "rb");
-        if (!f) {
+    /* The manifest is read here, by the rule of every input (outputs.h: a regular file, not too
+     * large, never a FIFO that would block), and handed to libclang as an unsaved file: libclang
+     * does not open it again. */
+    const char *text = opts->manifest_text;
+    char *read_text = NULL;
+    if (!text) {
+        bool missing = false;
+        text = read_text = evgen_read_input(opts->manifest_path, &missing, diags);
+        if (missing)
             evgen_error(diags, NULL, EVGEN_D_IO, "cannot open manifest '%s'", opts->manifest_path);
+        if (!text)
             return -1;
-        }
-        fclose(f);
     }
 
     /* Our builtin headers come first so that a manifest always sees the macro language of this
@@ -455,9 +461,9 @@ int evgen_frontend_parse(const evgen_frontend_options *opts, evgen_model *model,
         {EVGEN_BUILTIN_DIR "/evgen/manifest.h", evgen_builtin_manifest_h, (unsigned long)strlen(evgen_builtin_manifest_h)},
         {EVGEN_BUILTIN_DIR "/evgen/manifest_end.h", evgen_builtin_manifest_end_h,
          (unsigned long)strlen(evgen_builtin_manifest_end_h)},
-        {opts->manifest_path, opts->manifest_text, opts->manifest_text ? (unsigned long)strlen(opts->manifest_text) : 0},
+        {opts->manifest_path, text, (unsigned long)strlen(text)},
     };
-    unsigned n_unsaved = opts->manifest_text ? 4 : 3;
+    unsigned n_unsaved = 4;
 
     CXIndex index = clang_createIndex(0, 0);
     enum CXErrorCode code = clang_parseTranslationUnit2(
@@ -484,6 +490,7 @@ int evgen_frontend_parse(const evgen_frontend_options *opts, evgen_model *model,
     if (st.tu)
         clang_disposeTranslationUnit(st.tu);
     clang_disposeIndex(index);
+    free(read_text);
     for (size_t i = 0; i < model->n_enums; i++)
         free(st.enum_usrs[i]);
     free(st.enum_usrs);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "context.h"
+#include "outputs.h"
 #include "template.h"
 #include "util.h"
 
@@ -129,22 +130,6 @@ char *evgen_depfile_render(const evgen_model *model, const evgen_generate_option
     return evgen_sb_take(&sb);
 }
 
-/* Writes `text` to `path` atomically, and only when it changed. Returns 0, or -1 after reporting. */
-static int write_if_changed(const char *path, const char *text, bool quiet, evgen_diags *diags)
-{
-    char *old = evgen_read_file(path, NULL);
-    bool same = old && strcmp(old, text) == 0;
-    int status = 0;
-    if (!same && evgen_write_file_atomic(path, text, strlen(text)) != 0) {
-        evgen_error(diags, NULL, EVGEN_D_IO, "cannot write '%s': %s", path, strerror(errno));
-        status = -1;
-    } else if (!quiet) {
-        printf("evgen gen: %s %s\n", same ? "unchanged" : "wrote", path);
-    }
-    free(old);
-    return status;
-}
-
 int evgen_generate(const evgen_model *model, const evgen_generate_options *options, evgen_diags *diags)
 {
     evgen_tvalue *context = evgen_build_context(model, options->name);
@@ -159,19 +144,37 @@ int evgen_generate(const evgen_model *model, const evgen_generate_options *optio
             status = -1;
         evgen_template_free(t);
     }
+    /* Every file into a temporary file beside it, the depfile too; then all renamed into place, or
+     * on any error none (outputs.h): a generation that fails part-way leaves DIR as it was. */
+    evgen_outset set;
+    evgen_outset_init(&set);
+    evgen_outset_input(&set, model->manifest_path); /* with --from-lock, the lock */
+    evgen_outset_input(&set, options->lock_path);
+    for (size_t i = 0; i < model->n_included_files; i++)
+        evgen_outset_input(&set, model->included_files[i]);
+    char **paths = evgen_xcalloc(N_OUTPUTS + 1, sizeof *paths);
+    size_t n_paths = 0;
     for (size_t i = 0; i < N_OUTPUTS && status == 0; i++) {
         if (!rendered[i])
             continue;
-        char *path = evgen_xasprintf("%s/%s%s", options->out_dir, options->name, outputs[i].file_suffix);
-        status = write_if_changed(path, rendered[i], options->quiet, diags);
-        free(path);
+        paths[n_paths] = evgen_xasprintf("%s/%s%s", options->out_dir, options->name, outputs[i].file_suffix);
+        status = evgen_outset_add_text(&set, paths[n_paths++], rendered[i], diags);
     }
-    /* The depfile last: it exists only beside complete outputs. */
     if (status == 0 && options->depfile) {
         char *text = evgen_depfile_render(model, options);
-        status = write_if_changed(options->depfile, text, options->quiet, diags);
+        paths[n_paths++] = evgen_xstrdup(options->depfile);
+        status = evgen_outset_add_text(&set, options->depfile, text, diags);
         free(text);
     }
+    if (status == 0)
+        status = evgen_outset_commit(&set, diags);
+    for (size_t i = 0; i < n_paths; i++) {
+        if (status == 0 && !options->quiet)
+            printf("evgen gen: %s %s\n", evgen_outset_changed(&set, i) ? "wrote" : "unchanged", paths[i]);
+        free(paths[i]);
+    }
+    free(paths);
+    evgen_outset_free(&set);
     for (size_t i = 0; i < N_OUTPUTS; i++)
         free(rendered[i]);
     evgen_tv_free(context);

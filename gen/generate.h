@@ -18,9 +18,12 @@ typedef struct evgen_generate_options {
     bool reader_only;    /* only the reader side (a model rebuilt from a lock has no C types) */
 } evgen_generate_options;
 
-/* Writes every generated file of a lowered model. Each file is written atomically (temporary
- * file + rename), and only when its content changed, so builds do not recompile needlessly.
- * Nothing is written unless every template rendered. Returns 0, or -1 after reporting errors. */
+/* Writes every generated file of a lowered model, and the depfile. Each goes to a temporary file
+ * in its directory; once every one is written they are all renamed into place, and on any error
+ * none is (outputs.h): a failed generation leaves the files already there as they were. A file
+ * whose content did not change is not rewritten, so builds do not recompile needlessly. No output
+ * may be an input (the manifest, a header it includes, the lock) or anything but a regular file.
+ * Returns 0, or -1 after reporting errors. */
 int evgen_generate(const evgen_model *model, const evgen_generate_options *options, evgen_diags *diags);
 
 /* The depfile of a generation: the first generated file (out_dir/NAME_runtime.h) as the target,

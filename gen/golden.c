@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "evgen/runtime.h"
 #include "evgen/runtime_emit.h"
@@ -106,10 +105,11 @@ static bool is_golden_file(const char *name, const char *prefix, unsigned *numbe
     return true;
 }
 
-int evgen_golden_record(const evgen_model *model, const char *name, const char *dir, unsigned *number,
-                        evgen_diags *diags)
+int evgen_golden_record(const evgen_model *model, const char *name, const char *dir, evgen_outset *set,
+                        unsigned *number, size_t *n_versions, evgen_diags *diags)
 {
     *number = 0;
+    *n_versions = 0;
     /* What the traces already there hold. */
     evgen_golden_set held = {NULL, 0};
     unsigned last = 0;
@@ -140,10 +140,11 @@ int evgen_golden_record(const evgen_model *model, const char *name, const char *
     int status = 0;
     if (n_missing) {
         char *path = evgen_xasprintf("%s/%s-%04u.evtrace", dir, name, last + 1);
-        status = evgen_golden_write(model, name, path, &held, diags);
+        evgen_output *out = evgen_outset_add(set, path, diags);
+        status = out ? evgen_golden_write(model, name, out->tmp, &held, diags) : -1;
         if (status == 0) {
-            printf("evgen lock: golden trace %s: %zu event versions\n", path, n_missing);
             *number = last + 1;
+            *n_versions = n_missing;
         }
         free(path);
     }
@@ -151,8 +152,8 @@ int evgen_golden_record(const evgen_model *model, const char *name, const char *
     return status;
 }
 
-/* Writes the versions `held` lacks into `path` (through a temporary file, so a failure leaves
- * nothing half-written). */
+/* Writes the versions `held` lacks into `path` (a temporary file of the caller's, renamed into place
+ * with the other outputs of the command). */
 int evgen_golden_write(const evgen_model *model, const char *name, const char *path, const evgen_golden_set *held,
                        evgen_diags *diags)
 {
@@ -160,11 +161,10 @@ int evgen_golden_write(const evgen_model *model, const char *name, const char *p
      * the process (it has no unregister), and evgen records golden traces once per run. */
     evgen_manifest_desc *desc = evgen_manifest_desc_build(model, name);
     evgen_register_manifest(desc);
-    char *tmp = evgen_xasprintf("%s.tmp.%ld", path, (long)getpid());
-    evgen_session *s = evgen_session_open_file(tmp, NULL);
+    evgen_session *s = evgen_session_open_file(path, NULL);
     int status = 0;
     if (!s) {
-        evgen_error(diags, NULL, EVGEN_D_IO, "cannot write the golden trace '%s': %s", tmp, strerror(errno));
+        evgen_error(diags, NULL, EVGEN_D_IO, "cannot write the golden trace '%s': %s", path, strerror(errno));
         status = -1;
     } else {
         evgen_session_enable(s, NULL, 255, ~0ull);
@@ -195,16 +195,9 @@ int evgen_golden_write(const evgen_model *model, const char *name, const char *p
         }
         evgen_sb_free(&payload);
         if (evgen_session_close(s, NULL, NULL, NULL) != 0 && status == 0) {
-            evgen_error(diags, NULL, EVGEN_D_IO, "cannot write the golden trace '%s': %s", tmp, strerror(errno));
+            evgen_error(diags, NULL, EVGEN_D_IO, "cannot write the golden trace '%s': %s", path, strerror(errno));
             status = -1;
         }
     }
-    if (status == 0 && rename(tmp, path) != 0) {
-        evgen_error(diags, NULL, EVGEN_D_IO, "cannot rename '%s' to '%s': %s", tmp, path, strerror(errno));
-        status = -1;
-    }
-    if (status != 0)
-        unlink(tmp);
-    free(tmp);
     return status;
 }

@@ -9,6 +9,7 @@
 #include "generate.h"
 #include "golden.h"
 #include "lock_model.h"
+#include "outputs.h"
 #include "pipeline.h"
 #include "reader_api.h"
 #include "trace_manifests.h"
@@ -56,29 +57,6 @@ static char *unlocked_versions(const evgen_model *model, const evgen_lock *lock,
     if (*count > MAX_LISTED)
         evgen_sb_printf(&sb, " and %zu more", *count - MAX_LISTED);
     return evgen_sb_take(&sb);
-}
-
-/* `evgen lock --traces DIR`: a golden trace of every locked version DIR's traces lack, and beside
- * it a snapshot of the lock. */
-static int record_golden(const evgen_cli *c, const evgen_model *model, const char *lock_path, evgen_diags *diags)
-{
-    char *name = c->name ? evgen_xstrdup(c->name) : evgen_default_name(c->manifest);
-    unsigned number = 0;
-    int rc = evgen_golden_record(model, name, c->traces, &number, diags);
-    if (rc == 0 && number) {
-        /* The lock as it was when this golden trace was recorded: the readers of that day can be
-         * generated from it again (evgen gen --from-lock), to read today's traces. */
-        char *snapshot = evgen_xasprintf("%s/%s-%04u.lock", c->traces, name, number);
-        char *text = evgen_read_file(lock_path, NULL);
-        if (!text || evgen_write_file_atomic(snapshot, text, strlen(text)) != 0) {
-            evgen_error(diags, NULL, EVGEN_D_IO, "cannot write '%s'", snapshot);
-            rc = -1;
-        }
-        free(text);
-        free(snapshot);
-    }
-    free(name);
-    return rc;
 }
 
 /* `evgen gen`: with --lock, the lock's checks first; then every generated file. */
@@ -162,23 +140,43 @@ static int check_against(const evgen_cli *c, const evgen_model *model, const cha
     return status;
 }
 
-/* `evgen lock`: the checks, then the lock file rewritten if it changes, and golden traces. */
+/* `evgen lock`: the checks, then the lock file rewritten if it changes, and with --traces DIR a
+ * golden trace of every locked version DIR's traces lack and beside it a snapshot of the lock (the
+ * lock of the day it was recorded: that day's readers can be generated from it again, evgen gen
+ * --from-lock, to read today's traces). All are written, or none (outputs.h). */
 static int write_lock(const evgen_cli *c, const evgen_model *model, const char *lock_path, const char *fresh,
                       size_t n_new, evgen_diags *diags)
 {
-    int status = EXIT_OK;
     char *text = evgen_lock_render(model);
-    char *old = evgen_read_file(lock_path, NULL);
-    if ((!old || strcmp(old, text) != 0) && evgen_write_file_atomic(lock_path, text, strlen(text)) != 0) {
-        evgen_error(diags, NULL, EVGEN_D_IO, "cannot write lock file '%s'", lock_path);
+    evgen_outset set;
+    evgen_outset_init(&set);
+    evgen_outset_input(&set, c->manifest);
+    for (size_t i = 0; i < model->n_included_files; i++)
+        evgen_outset_input(&set, model->included_files[i]);
+    int status = evgen_outset_add_text(&set, lock_path, text, diags) == 0 ? EXIT_OK : EXIT_ERRORS;
+    char *name = c->name ? evgen_xstrdup(c->name) : evgen_default_name(c->manifest);
+    unsigned number = 0;
+    size_t n_golden = 0;
+    if (status == EXIT_OK && c->traces &&
+        evgen_golden_record(model, name, c->traces, &set, &number, &n_golden, diags) != 0)
         status = EXIT_ERRORS;
+    if (status == EXIT_OK && number) {
+        char *snapshot = evgen_xasprintf("%s/%s-%04u.lock", c->traces, name, number);
+        if (evgen_outset_add_text(&set, snapshot, text, diags) != 0)
+            status = EXIT_ERRORS;
+        free(snapshot);
     }
-    if (status == EXIT_OK)
+    if (status == EXIT_OK && evgen_outset_commit(&set, diags) != 0)
+        status = EXIT_ERRORS;
+    if (status == EXIT_OK) {
         printf("evgen lock: %s: %zu events, %zu versions locked%s%s\n", lock_path, model->n_events,
                count_versions(model), n_new ? "; newly locked: " : "; nothing new", fresh);
-    if (status == EXIT_OK && c->traces && record_golden(c, model, lock_path, diags) != 0)
-        status = EXIT_ERRORS;
-    free(old);
+        if (number)
+            printf("evgen lock: golden trace %s/%s-%04u.evtrace: %zu event versions\n", c->traces, name, number,
+                   n_golden);
+    }
+    evgen_outset_free(&set);
+    free(name);
     free(text);
     return status;
 }
@@ -274,8 +272,8 @@ static int run_dump(int argc, char **argv)
     } else if (status == EVGEN_CLI_RUN && t.version) {
         evgen_cli_print_version();
         status = EXIT_OK;
-    } else if (status == EVGEN_CLI_RUN && !dump.trace) {
-        status = evgen_cli_usage_error("dump", "dump needs a trace file");
+    } else if (status == EVGEN_CLI_RUN && evgen_dump_cli_check(&dump) != 0) {
+        status = EXIT_USAGE; /* before any manifest is read */
     } else if (status == EVGEN_CLI_RUN) {
         status = load_trace_manifests(&t, dump.trace, &manifests, &n_manifests);
         evgen_reader_options options = {manifests, n_manifests};
@@ -299,7 +297,8 @@ static int run_convert(int argc, char **argv)
         status = load_trace_manifests(&t, t.in, &manifests, &n_manifests);
         evgen_reader_options options = {manifests, n_manifests};
         if (status == EXIT_OK)
-            status = evgen_convert(t.in, t.out, &options, stderr) == 0 ? EXIT_OK : EXIT_ERRORS;
+            status = evgen_convert_with(t.in, t.out, &options, t.paths, t.n_paths, stderr) == 0 ? EXIT_OK
+                                                                                                : EXIT_ERRORS;
     }
     evgen_trace_manifests_free(manifests, n_manifests);
     evgen_trace_cli_free(&t);

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "model_check.h"
+#include "outputs.h"
 #include "util.h"
 
 /* The rules that guard an event's history without a lock: a since changed on a shipped field
@@ -79,13 +80,10 @@ int evgen_load_manifest(const evgen_frontend_options *opts, evgen_model *model, 
 int evgen_load_lock(const char *path, evgen_lock *lock, evgen_diags *diags)
 {
     memset(lock, 0, sizeof *lock);
-    char *text = evgen_read_file(path, NULL);
-    if (!text) {
-        if (errno == ENOENT)
-            return 1;
-        evgen_error(diags, NULL, EVGEN_D_IO, "cannot read lock file '%s': %s", path, strerror(errno));
-        return -1;
-    }
+    bool missing = false;
+    char *text = evgen_read_input(path, &missing, diags);
+    if (!text)
+        return missing ? 1 : -1;
     int rc = evgen_lock_parse(path, text, lock, diags);
     free(text);
     return rc;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "evgen/files.h"
 #include "generate.h"
 #include "manifest_desc.h"
 #include "pipeline.h"
@@ -16,12 +17,13 @@
 
 bool evgen_is_nettrace(const char *path)
 {
-    FILE *f = path ? fopen(path, "rb") : NULL;
-    if (!f)
+    /* evgen/files.h: a FIFO or a device is not waited on; the reader then refuses it */
+    int fd = path ? evgen_input_open(path, 0, NULL, NULL) : -1;
+    if (fd < 0)
         return false;
     char magic[8];
-    bool yes = fread(magic, 1, sizeof magic, f) == sizeof magic && memcmp(magic, "Nettrace", sizeof magic) == 0;
-    fclose(f);
+    bool yes = read(fd, magic, sizeof magic) == (ssize_t)sizeof magic && memcmp(magic, "Nettrace", sizeof magic) == 0;
+    close(fd);
     return yes;
 }
 

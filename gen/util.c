@@ -1,11 +1,9 @@
-/* util.c — allocation, string building and file helpers for the generator. */
+/* util.c — allocation and string building for the generator (files: outputs.h). */
 #include "util.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static void out_of_memory(void)
 {
@@ -160,50 +158,4 @@ char *evgen_sb_take(evgen_strbuf *sb)
     char *s = sb->data ? sb->data : evgen_xstrdup("");
     evgen_sb_init(sb);
     return s;
-}
-
-char *evgen_read_file(const char *path, size_t *size_out)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    evgen_strbuf sb;
-    evgen_sb_init(&sb);
-    char chunk[65536];
-    size_t n;
-    while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-        evgen_sb_putn(&sb, chunk, n);
-    int failed = ferror(f);
-    int saved = errno;
-    fclose(f);
-    if (failed) {
-        evgen_sb_free(&sb);
-        errno = saved ? saved : EIO; /* EISDIR for a directory, say */
-        return NULL;
-    }
-    if (size_out)
-        *size_out = sb.len;
-    return evgen_sb_take(&sb);
-}
-
-int evgen_write_file_atomic(const char *path, const char *data, size_t size)
-{
-    char *tmp = evgen_xasprintf("%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        free(tmp);
-        return -1;
-    }
-    int ok = fwrite(data, 1, size, f) == size;
-    ok = (fflush(f) == 0) && ok;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        int saved = errno;
-        unlink(tmp);
-        free(tmp);
-        errno = saved ? saved : EIO;
-        return -1;
-    }
-    free(tmp);
-    return 0;
 }

@@ -40,10 +40,4 @@ void evgen_sb_json_string(evgen_strbuf *sb, const char *s);
 /* Takes ownership of the buffer's string (never NULL); the strbuf is left empty. */
 char *evgen_sb_take(evgen_strbuf *sb);
 
-/* Reads a whole file; returns NULL (errno set) on failure. */
-char *evgen_read_file(const char *path, size_t *size_out);
-/* Writes `data` to `path` atomically: a temporary file beside it, then rename(). Returns 0 or
- * -1 with errno set; on failure `path` is untouched. */
-int evgen_write_file_atomic(const char *path, const char *data, size_t size);
-
 #endif /* EVGEN_GEN_UTIL_H */

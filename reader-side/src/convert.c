@@ -2,7 +2,8 @@
  * in file order, the first finding the versions some payload of which does not fit the layout (they
  * get raw variants), the second writing each event into its thread's events block; between them
  * the metadata (convert_metadata.c); the file header, the blocks with their checksums, the end
- * block, all into a temporary file renamed into place. */
+ * block, all into a temporary file renamed into place (evgen/files.h: never over an input, nor over
+ * anything but a regular file). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "convert_internal.h"
 #include "evgen/convert.h"
 #include "evgen/crc32c.h"
+#include "evgen/files.h"
 
 /* An events block's payload stops growing here (a single larger record gets a block of its own). */
 #define CV_BLOCK_PAYLOAD 65536u
@@ -35,7 +37,7 @@ typedef struct convert {
     cv_thread *threads; /* parallel to the reader's threads, then any other thread an event names */
     size_t n_threads, cap_threads, hint;
     FILE *f;
-    char *tmp;
+    const char *tmp; /* the temporary file f writes (evgen/files.h) */
     int write_errno; /* the first write error */
     int oom;
     uint64_t too_large; /* the offset + 1 of an event no block can hold, or 0 */
@@ -278,25 +280,47 @@ static void say(FILE *err, const char *fmt, ...)
 
 int evgen_convert(const char *in, const char *out, const evgen_reader_options *options, FILE *err)
 {
+    return evgen_convert_with(in, out, options, NULL, 0, err);
+}
+
+int evgen_convert_with(const char *in, const char *out, const evgen_reader_options *options,
+                       const char *const *also_read, size_t n_also_read, FILE *err)
+{
     convert cv;
     memset(&cv, 0, sizeof cv);
+    /* OUT first (evgen/files.h): refused before anything is read if it is an input or not a
+     * regular file; else a temporary file beside what it replaces. */
+    const char **inputs = calloc(n_also_read + 1, sizeof *inputs);
+    evgen_output output;
     char *error = NULL;
+    if (inputs) {
+        inputs[0] = in;
+        for (size_t i = 0; i < n_also_read; i++)
+            inputs[i + 1] = also_read[i];
+    }
+    int opened = inputs ? evgen_output_open(&output, out, inputs, n_also_read + 1, &error) : -1;
+    free(inputs);
+    if (opened != 0) {
+        say(err, "%s: %s", out, error ? error : "out of memory");
+        free(error);
+        return 1;
+    }
     cv.rd = evgen_reader_open_with(in, options, &error);
     if (!cv.rd) {
         say(err, "%s: %s", in, error ? error : "out of memory");
         free(error);
+        evgen_output_discard(&output);
         return 1;
     }
     int status = 0;
-    cv.tmp = evgen_rd_format("%s.tmp.%ld", out, (long)getpid());
-    cv.f = cv.tmp ? fopen(cv.tmp, "wb") : NULL;
+    cv.tmp = output.tmp;
+    cv.f = fdopen(output.fd, "wb");
     if (!cv.f) {
-        if (cv.tmp)
-            say(err, "%s: cannot create %s: %s", out, cv.tmp, strerror(errno));
-        else
-            say(err, "%s: out of memory", in);
+        say(err, "%s: cannot write %s: %s", out, cv.tmp, strerror(errno));
+        evgen_output_discard(&output);
         status = 1;
     } else {
+        output.fd = -1; /* the stream's now */
         setvbuf(cv.f, NULL, _IOFBF, 1u << 20);
         int rc = write_trace(&cv, options);
         if (fclose(cv.f) != 0 && !cv.write_errno)
@@ -309,11 +333,11 @@ int evgen_convert(const char *in, const char *out, const evgen_reader_options *o
                     (unsigned long long)(cv.too_large - 1));
             else
                 say(err, "%s: cannot write %s: %s", out, cv.tmp, strerror(cv.write_errno));
-            remove(cv.tmp);
+            evgen_output_discard(&output);
             status = 1;
-        } else if (rename(cv.tmp, out) != 0) {
-            say(err, "%s: cannot rename %s to it: %s", out, cv.tmp, strerror(errno));
-            remove(cv.tmp);
+        } else if (evgen_output_commit(&output, &error) != 0) {
+            say(err, "%s: %s", out, error ? error : "out of memory");
+            free(error);
             status = 1;
         }
     }
@@ -328,7 +352,6 @@ int evgen_convert(const char *in, const char *out, const evgen_reader_options *o
         free(cv.threads[i].buf.data);
     free(cv.threads);
     evgen_cv_plan_free(&cv.plan);
-    free(cv.tmp);
     evgen_reader_close(cv.rd);
     return status;
 }

@@ -21,7 +21,7 @@ const char evgen_dump_usage[] =
     "  --json             one JSON object per line\n"
     "  --event NAME       only events named NAME (repeatable)\n"
     "  --from NS          only events at or after NS nanoseconds since the session opened\n"
-    "  --to NS            only events at or before NS\n"
+    "  --to NS            only events at or before NS (not before --from)\n"
     "  --order time|file  merged across threads by timestamp (default), or as the file holds them\n"
     "  --stats            a summary instead: events and bytes per event, threads, totals, problems\n"
     "  -h, --help         this text\n"
@@ -138,14 +138,25 @@ int evgen_dump_cli_take(evgen_dump_cli *cli, int opt, const char *arg)
     }
 }
 
+int evgen_dump_cli_check(const evgen_dump_cli *cli)
+{
+    if (!cli->trace)
+        return evgen_cli_usage_error("dump", "dump needs a trace file");
+    if (cli->options.from_ns > cli->options.to_ns)
+        return evgen_cli_usage_error("dump", "--from %llu is after --to %llu: no event can match",
+                                     (unsigned long long)cli->options.from_ns, (unsigned long long)cli->options.to_ns);
+    return 0;
+}
+
 int evgen_dump_cli_run(evgen_dump_cli *cli, const evgen_reader_options *reader)
 {
     if (cli->help) {
         fputs(evgen_dump_usage, stdout);
         return 0;
     }
-    if (!cli->trace)
-        return evgen_cli_usage_error("dump", "dump needs a trace file");
+    int usage = evgen_dump_cli_check(cli);
+    if (usage)
+        return usage;
     cli->options.events = cli->events;
     cli->options.reader = reader;
     fflush(stdout);

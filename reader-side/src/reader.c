@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "evgen/crc32c.h"
+#include "evgen/files.h"
 #include "internal.h"
 #include "nettrace.h"
 
@@ -156,29 +157,17 @@ evgen_reader *evgen_reader_open_with(const char *path, const evgen_reader_option
 {
     if (error)
         *error = NULL;
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        set_error(error, "cannot open: %s", strerror(errno));
+    /* evgen/files.h: never blocks on a FIFO, refuses what is not a regular file */
+    uint64_t file_size = 0;
+    int fd = evgen_input_open(path, 0, &file_size, error);
+    if (fd < 0)
         return NULL;
-    }
-    struct stat st;
-    if (fstat(fd, &st) != 0) {
-        int err = errno;
-        close(fd);
-        set_error(error, "cannot read: %s", strerror(err));
-        return NULL;
-    }
-    if (!S_ISREG(st.st_mode)) {
-        close(fd);
-        set_error(error, "cannot read: not a regular file");
-        return NULL;
-    }
-    if ((uint64_t)st.st_size > SIZE_MAX) {
+    if (file_size > SIZE_MAX) {
         close(fd);
         set_error(error, "cannot map: the file is too large");
         return NULL;
     }
-    size_t size = (size_t)st.st_size;
+    size_t size = (size_t)file_size;
     void *map = NULL;
     if (size) {
         map = mmap(NULL, size, PROT_READ, MAP_PRIVATE, fd, 0);

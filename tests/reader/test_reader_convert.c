@@ -829,12 +829,12 @@ static void test_open_failure(void **state)
         assert_false(evgen_test_exists(out));
         assert_false(dir_has_prefix(f->dir, "failed.evtrace"));
     }
-    /* An output that cannot be created: "OUT: cannot create ...", nothing left. */
+    /* An output that cannot be created: "OUT: cannot write into the directory ...", nothing left. */
     if (f->trace) {
         char *nowhere = evgen_test_format("%s/no/such/dir/out.evtrace", f->dir);
         char *messages = NULL;
         assert_int_equal(convert(f->trace, nowhere, &with_gcevents, &messages), 1);
-        assert_non_null(strstr(messages, "cannot create"));
+        assert_non_null(strstr(messages, "out.evtrace: cannot write into the directory"));
         assert_false(evgen_test_exists(nowhere));
         free(messages);
         free(nowhere);

@@ -19,14 +19,23 @@ extern "C" {
 /* Converts the trace at `in` into an .evtrace file at `out`, opening `in` with `options` (NULL:
  * none; the manifests .nettrace events are bound to, evgen_reader_open_with).
  *
- * The output is written to `out`.tmp.<pid> and renamed to `out` once complete, so `out` is either
- * left as it was or is a whole trace. Returns 0, or 1 with messages on `err` (NULL: none):
+ * `out` is checked before anything is read (evgen/files.h): it must not be `in` (the same path or
+ * the same file), and it may only be a new file or a regular file (a symbolic link: the regular
+ * file it points to, replaced in place); a FIFO, a device, a socket or a directory is refused. The
+ * output is written to a temporary file beside it and renamed over it once complete, so `out` is
+ * either left as it was or is a whole trace. Returns 0, or 1 with messages on `err` (NULL: none):
+ * - `out` is refused: "OUT: cannot write: ..."; nothing is read or created;
  * - `in` cannot be opened: "IN: message"; `out` is not created;
  * - `in` has problems (corrupt blocks, truncation): every event the reader reads is converted and
  *   `out` written, then one "IN: offset N: message" line per problem;
  * - the output cannot be written or renamed, or memory ran out: "PATH: message"; `out` is not
  *   created (the temporary file is removed). */
 int evgen_convert(const char *in, const char *out, const evgen_reader_options *options, FILE *err);
+
+/* evgen_convert, where `out` must not be any of the other files the caller read either
+ * (`also_read[0..n_also_read)`: the manifests of `options`, say). */
+int evgen_convert_with(const char *in, const char *out, const evgen_reader_options *options,
+                       const char *const *also_read, size_t n_also_read, FILE *err);
 
 #ifdef __cplusplus
 }

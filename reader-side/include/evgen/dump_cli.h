@@ -46,8 +46,12 @@ void evgen_dump_cli_free(evgen_dump_cli *cli);
  * error (a bad value, a second trace). */
 int evgen_dump_cli_take(evgen_dump_cli *cli, int opt, const char *arg);
 
+/* After the loop: the usage errors of the options taken together (no trace; --from after --to).
+ * Returns 0, or 2 after printing the usage error. */
+int evgen_dump_cli_check(const evgen_dump_cli *cli);
+
 /* After the loop: dumps the trace to stdout (problems on stderr) and returns the exit status; 2
- * after a usage error if no trace was given. */
+ * after a usage error (evgen_dump_cli_check). */
 int evgen_dump_cli_run(evgen_dump_cli *cli, const evgen_reader_options *reader);
 
 /* The conventions of evgen's commands (GNU style): a usage error is one line on stderr,

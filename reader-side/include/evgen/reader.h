@@ -174,7 +174,9 @@ typedef struct evgen_reader_options {
 
 /* Opens and validates a trace. On failure returns NULL and, if `error` is not NULL, a message
  * (caller frees) naming the byte offset of the problem ("not an evgen trace: bad magic at offset
- * 0"). A corrupt or truncated body does not fail the open: see evgen_reader_problems. */
+ * 0"). Only a regular file is opened, without ever blocking (evgen/files.h): a FIFO, a device or a
+ * directory fails at once ("cannot read: a FIFO; evgen reads only regular files"). A corrupt or
+ * truncated body does not fail the open: see evgen_reader_problems. */
 evgen_reader *evgen_reader_open(const char *path, char **error);
 /* The same for a trace in memory; `data` must outlive the reader. */
 evgen_reader *evgen_reader_open_memory(const void *data, size_t size, char **error);
