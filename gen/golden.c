@@ -181,7 +181,7 @@ int evgen_golden_write(const evgen_model *model, const char *name, const char *p
                 evgen_emit em;
                 uint8_t *p = evgen_emit_begin(&em, desc, desc->events[i].type_offset + (uint32_t)v,
                                               ver->variable_size, (uint32_t)payload.len,
-                                              __atomic_load_n(&desc->enabled[i], __ATOMIC_RELAXED));
+                                              (const uint8_t *)&desc->enabled[i]);
                 if (!p) {
                     evgen_error(diags, NULL, EVGEN_D_IO, "cannot write %s v%u into the golden trace (status %u)",
                                 e->name, ver->version, em.status);

@@ -22,6 +22,7 @@ enum {
 };
 
 typedef struct reservation {
+    const uint8_t *enabled; /* the event's enabled byte: read again after every wait */
     rt_thread *t;
     unsigned slot, level;
     int wait;
@@ -90,7 +91,8 @@ static evgen_stream *reserve(const reservation *r, uint32_t *status)
     rt_thread *t = r->t;
     for (;;) {
         evgen_session *s = __atomic_load_n(&evgen_rt.slots[r->slot], __ATOMIC_ACQUIRE);
-        if (!s || __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != RT_OPEN) {
+        if (!s || __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) != RT_OPEN ||
+            !(__atomic_load_n(r->enabled, __ATOMIC_RELAXED) & (1u << r->slot))) {
             *status = EVGEN_EMIT_DISABLED;
             return NULL;
         }
@@ -163,10 +165,11 @@ static uint8_t *record_header(const reservation *r, evgen_stream *st, uint64_t t
 }
 
 uint8_t *evgen_emit_begin_slow(evgen_emit *em, const evgen_manifest_desc *manifest, uint32_t type, int variable,
-                               uint32_t payload, uint32_t sessions)
+                               uint32_t payload, const uint8_t *enabled)
 {
     em->thread = NULL;
     em->status = EVGEN_EMIT_DISABLED;
+    uint32_t sessions = __atomic_load_n(enabled, __ATOMIC_RELAXED);
     /* The writer's own events (from a callback) are not recorded: it would wait for itself. */
     if (!sessions || evgen_rt_in_writer())
         return NULL;
@@ -191,8 +194,8 @@ uint8_t *evgen_emit_begin_slow(evgen_emit *em, const evgen_manifest_desc *manife
         }
     }
     uint32_t depth = __atomic_load_n(&t->pub.depth, __ATOMIC_RELAXED);
-    reservation r = {t, 0, depth, depth == 0 && !t->pub.no_wait ? WAIT_ANY : WAIT_NEVER, manifest, type, payload,
-                     variable};
+    reservation r = {enabled, t, 0, depth, depth == 0 && !t->pub.no_wait ? WAIT_ANY : WAIT_NEVER, manifest, type,
+                     payload, variable};
     if (depth >= EVGEN_MAX_NESTING) {
         /* Depth > 0: a closing session waits for this thread, so S stays valid here. */
         for (uint32_t m = sessions & ((1u << EVGEN_MAX_SESSIONS) - 1); m; m &= m - 1) {
@@ -206,6 +209,8 @@ uint8_t *evgen_emit_begin_slow(evgen_emit *em, const evgen_manifest_desc *manife
         return NULL;
     }
     raise_depth(&r);
+    /* Read again with depth raised (runtime_emit.h says why). */
+    sessions = __atomic_load_n(enabled, __ATOMIC_RELAXED);
     /* The first session that takes the record gets it here; the others get copies at commit. */
     uint32_t status = EVGEN_EMIT_DISABLED;
     for (uint32_t m = sessions & ((1u << EVGEN_MAX_SESSIONS) - 1); m; m &= m - 1) {
@@ -229,6 +234,7 @@ uint8_t *evgen_emit_begin_slow(evgen_emit *em, const evgen_manifest_desc *manife
         em->manifest = manifest;
         em->payload = p;
         em->variable = variable;
+        em->enabled = enabled;
         errno = saved_errno;
         return p;
     }
@@ -243,8 +249,8 @@ void evgen_emit_copy(evgen_emit *em, const uint8_t *end)
     int saved_errno = errno;
     rt_thread *t = (rt_thread *)em->thread;
     uint32_t payload = (uint32_t)(end - em->payload);
-    reservation r = {t, 0, em->depth, em->depth == 0 && !t->pub.no_wait ? WAIT_WRITER : WAIT_NEVER, em->manifest,
-                     em->type, payload, em->variable};
+    reservation r = {em->enabled, t, 0, em->depth, em->depth == 0 && !t->pub.no_wait ? WAIT_WRITER : WAIT_NEVER,
+                     em->manifest, em->type, payload, em->variable};
     for (uint32_t m = em->more; m; m &= m - 1) {
         r.slot = (unsigned)__builtin_ctz(m);
         uint32_t why;

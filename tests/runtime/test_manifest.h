@@ -39,8 +39,8 @@ static inline uint32_t test_enabled(unsigned event)
 static inline uint32_t fire_heapstats_v2(const uint64_t v[10], const uint32_t c[3], uint16_t clr, uint64_t gen4,
                                          uint64_t promoted4)
 {
-    uint32_t sessions = test_enabled(0);
-    if (!sessions)
+    const uint8_t *sessions = &testevents_enabled[0];
+    if (!test_enabled(0))
         return EVGEN_EMIT_DISABLED;
     evgen_emit em;
     uint8_t *p = evgen_emit_begin(&em, &testevents_manifest, 1, 0, TEST_HEAPSTATS_V2_SIZE, sessions);
@@ -59,8 +59,8 @@ static inline uint32_t fire_heapstats_v2(const uint64_t v[10], const uint32_t c[
 static inline uint32_t fire_message(uint32_t seq, const uint16_t *text, uint16_t count, const uint32_t *values,
                                     uint16_t n_spans, const test_span *spans)
 {
-    uint32_t sessions = test_enabled(1);
-    if (!sessions)
+    const uint8_t *sessions = &testevents_enabled[1];
+    if (!test_enabled(1))
         return EVGEN_EMIT_DISABLED;
     size_t size_text = evgen_utf16z_size(text);
     size_t size_values = (size_t)count * 4;
@@ -81,8 +81,8 @@ static inline uint32_t fire_message(uint32_t seq, const uint16_t *text, uint16_t
 
 static inline uint32_t fire_tick(uint32_t thread, uint64_t seq)
 {
-    uint32_t sessions = test_enabled(2);
-    if (!sessions)
+    const uint8_t *sessions = &testevents_enabled[2];
+    if (!test_enabled(2))
         return EVGEN_EMIT_DISABLED;
     evgen_emit em;
     uint8_t *p = evgen_emit_begin(&em, &testevents_manifest, 3, 0, TEST_TICK_SIZE, sessions);
@@ -95,8 +95,8 @@ static inline uint32_t fire_tick(uint32_t thread, uint64_t seq)
 
 static inline uint32_t fire_marker(uint64_t seq, int32_t reason)
 {
-    uint32_t sessions = test_enabled(3);
-    if (!sessions)
+    const uint8_t *sessions = &testevents_enabled[3];
+    if (!test_enabled(3))
         return EVGEN_EMIT_DISABLED;
     evgen_emit em;
     uint8_t *p = evgen_emit_begin(&em, &testevents_manifest, 4, 0, TEST_MARKER_SIZE, sessions);
@@ -109,8 +109,8 @@ static inline uint32_t fire_marker(uint64_t seq, int32_t reason)
 
 static inline uint32_t fire_late(uint64_t value, const void *where)
 {
-    uint32_t sessions = __atomic_load_n(&lateevents_enabled[0], __ATOMIC_RELAXED);
-    if (!sessions)
+    const uint8_t *sessions = &lateevents_enabled[0];
+    if (!__atomic_load_n(sessions, __ATOMIC_RELAXED))
         return EVGEN_EMIT_DISABLED;
     evgen_emit em;
     uint8_t *p = evgen_emit_begin(&em, &lateevents_manifest, 0, 0, (uint32_t)(8 + sizeof(void *)), sessions);

@@ -81,6 +81,7 @@ typedef struct evgen_emit {
     uint32_t type;
     uint64_t ts;
     const evgen_manifest_desc *manifest;
+    const uint8_t *enabled;
     uint8_t *payload;
     int variable;
 } evgen_emit;
@@ -90,9 +91,9 @@ uint64_t evgen_clock_monotonic(void);
 
 /* Slow path: attaches the thread, hands a full buffer to the writer, waits or drops, counts.
  * Returns where the payload goes (commit with evgen_emit_commit), or NULL with em->status set.
- * `sessions` is the event's enabled byte as the caller loaded it. Async-signal-safe. */
+ * `enabled`: the event's enabled byte. Async-signal-safe. */
 uint8_t *evgen_emit_begin_slow(evgen_emit *em, const evgen_manifest_desc *manifest, uint32_t type, int variable,
-                               uint32_t payload, uint32_t sessions);
+                               uint32_t payload, const uint8_t *enabled);
 
 /* Copies a committed record to the other sessions in em->more (out of line: rare). */
 void evgen_emit_copy(evgen_emit *em, const uint8_t *end);
@@ -133,23 +134,27 @@ static inline uint8_t *evgen_put_record_header(uint8_t *p, evgen_stream *st, uin
 }
 
 /* Reserves a record of `type` (the manifest's type number) with `payload` bytes in the calling
- * thread's stream at its nesting depth, for the first session in `sessions`.
+ * thread's stream at its nesting depth, for the first session whose bit is set in `*enabled` (the
+ * event's enabled byte).
  *
  * Reentrancy: depth is raised before anything else is touched, with a compiler barrier, so a
  * signal handler's emit that interrupts this one at any point uses the next stream; a flusher on
- * another thread reads depth to know which streams are in use (quiesce.c). */
+ * another thread reads depth to know which streams are in use (quiesce.c). The enabled byte is
+ * read after depth is raised: a session that closes either sees this emit in progress or is
+ * seen gone by it, so a record never lands in a later session of the same slot. */
 static inline uint8_t *evgen_emit_begin(evgen_emit *em, const evgen_manifest_desc *manifest, uint32_t type,
-                                        int variable, uint32_t payload, uint32_t sessions)
+                                        int variable, uint32_t payload, const uint8_t *enabled)
 {
     evgen_thread *t = evgen_thread_self;
     if (EVGEN_LIKELY(t != NULL)) {
         uint32_t d = t->depth;
-        if (EVGEN_LIKELY(d < EVGEN_MAX_NESTING && sessions != 0)) {
+        if (EVGEN_LIKELY(d < EVGEN_MAX_NESTING)) {
             __atomic_store_n(&t->depth, d + 1, __ATOMIC_RELAXED);
             /* A compiler barrier only: a flusher makes the CPU barrier with membarrier(2). */
             __atomic_signal_fence(__ATOMIC_SEQ_CST);
-            evgen_stream *st = &t->streams[__builtin_ctz(sessions)][d];
-            if (EVGEN_LIKELY(!__atomic_load_n(&st->claimed, __ATOMIC_ACQUIRE) && payload <= st->max_payload &&
+            uint32_t sessions = __atomic_load_n(enabled, __ATOMIC_RELAXED);
+            evgen_stream *st = &t->streams[__builtin_ctz(sessions | (1u << EVGEN_MAX_SESSIONS)) & (EVGEN_MAX_SESSIONS - 1)][d];
+            if (EVGEN_LIKELY(sessions != 0 && !__atomic_load_n(&st->claimed, __ATOMIC_ACQUIRE) && payload <= st->max_payload &&
                              (size_t)(st->end - st->pos) >= (size_t)payload + EVGEN_MAX_RECORD_HEADER)) {
                 uint64_t ts = evgen_now(st);
                 uint8_t *p = evgen_put_record_header(st->pos, st, (uint64_t)manifest->type_base + type, variable,
@@ -157,20 +162,21 @@ static inline uint8_t *evgen_emit_begin(evgen_emit *em, const evgen_manifest_des
                 em->thread = t;
                 em->stream = st;
                 em->depth = d;
-                em->more = sessions & (sessions - 1);
+                em->more = sessions & (sessions - 1); /* sessions != 0 here */
                 if (EVGEN_UNLIKELY(em->more != 0)) {
                     em->type = type;
                     em->ts = ts;
                     em->manifest = manifest;
                     em->payload = p;
                     em->variable = variable;
+                    em->enabled = enabled;
                 }
                 return p;
             }
             __atomic_store_n(&t->depth, d, __ATOMIC_RELEASE);
         }
     }
-    return evgen_emit_begin_slow(em, manifest, type, variable, payload, sessions);
+    return evgen_emit_begin_slow(em, manifest, type, variable, payload, enabled);
 }
 
 static inline uint32_t evgen_emit_commit(evgen_emit *em, uint8_t *end)
