@@ -14,29 +14,15 @@
 #include <unistd.h>
 
 #include "evgen/files.h"
+#include "internal.h"
 
-static char *message(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static char *message(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *s = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (s) {
-        va_start(ap, fmt);
-        vsnprintf(s, (size_t)n + 1, fmt, ap);
-        va_end(ap);
-    }
-    return s;
-}
 
 /* Sets *error (if `error` is not NULL) and returns -1, errno kept. */
 #define FAIL(error, ...)                        \
     do {                                        \
         int saved_errno_ = errno;               \
         if (error)                              \
-            *(error) = message(__VA_ARGS__);    \
+            *(error) = evgen_rd_format(__VA_ARGS__);    \
         errno = saved_errno_;                   \
         return -1;                              \
     } while (0)
@@ -142,9 +128,9 @@ char *evgen_input_read_text(const char *path, size_t *size, char **error)
         free(text);
         errno = err;
         if (error)
-            *error = err == EFBIG ? message("cannot read: more than evgen reads of a manifest or lock file (%u MiB)",
+            *error = err == EFBIG ? evgen_rd_format("cannot read: more than evgen reads of a manifest or lock file (%u MiB)",
                                             EVGEN_TEXT_INPUT_MAX >> 20)
-                                  : message("cannot read: %s", strerror(err));
+                                  : evgen_rd_format("cannot read: %s", strerror(err));
         errno = err;
         return NULL;
     }
@@ -228,7 +214,7 @@ static int resolve(evgen_output *o, const char *out, struct stat *st, char **err
         }
         if (!S_ISREG(st->st_mode)) {
             if (error)
-                *error = message("cannot write: a symbolic link to %s ('%s'); evgen writes only regular files",
+                *error = evgen_rd_format("cannot write: a symbolic link to %s ('%s'); evgen writes only regular files",
                                  kind_of(st->st_mode), real);
             free(real);
             errno = EINVAL;
@@ -255,8 +241,8 @@ static int create_temporary(evgen_output *o, char **error)
 {
     for (unsigned attempt = 0; attempt < 100; attempt++) {
         free(o->tmp);
-        o->tmp = attempt ? message("%s.tmp.%ld.%u", o->path, (long)getpid(), attempt)
-                         : message("%s.tmp.%ld", o->path, (long)getpid());
+        o->tmp = attempt ? evgen_rd_format("%s.tmp.%ld.%u", o->path, (long)getpid(), attempt)
+                         : evgen_rd_format("%s.tmp.%ld", o->path, (long)getpid());
         if (!o->tmp)
             FAIL(error, "out of memory");
         o->fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
@@ -265,7 +251,7 @@ static int create_temporary(evgen_output *o, char **error)
         if (errno != EEXIST) {
             int err = errno;
             if (error)
-                *error = message("cannot create the temporary file '%s': %s", o->tmp, strerror(err));
+                *error = evgen_rd_format("cannot create the temporary file '%s': %s", o->tmp, strerror(err));
             free(o->tmp);
             o->tmp = NULL;
             errno = err;
@@ -274,7 +260,7 @@ static int create_temporary(evgen_output *o, char **error)
     }
     if (o->fd < 0) {
         if (error)
-            *error = message("cannot create a temporary file beside it: %s", strerror(EEXIST));
+            *error = evgen_rd_format("cannot create a temporary file beside it: %s", strerror(EEXIST));
         free(o->tmp);
         o->tmp = NULL;
         return -1;
@@ -295,18 +281,18 @@ int evgen_output_check(evgen_output *o, const char *out, const char *const *inpu
     memset(&st, 0, sizeof st);
     int rc = o->name ? resolve(o, out, &st, error) : -1;
     if (!o->name && error)
-        *error = message("out of memory");
+        *error = evgen_rd_format("out of memory");
     for (size_t i = 0; rc == 0 && i < n_inputs; i++) {
         struct stat in;
         if (!inputs[i])
             continue;
         if (strcmp(inputs[i], out) == 0) {
             if (error)
-                *error = message("cannot write: it is the input '%s'; evgen never replaces an input", inputs[i]);
+                *error = evgen_rd_format("cannot write: it is the input '%s'; evgen never replaces an input", inputs[i]);
             rc = -1;
         } else if (o->existed && stat(inputs[i], &in) == 0 && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
             if (error)
-                *error = message("cannot write: it is the same file as the input '%s'; evgen never replaces an input",
+                *error = evgen_rd_format("cannot write: it is the same file as the input '%s'; evgen never replaces an input",
                                  inputs[i]);
             rc = -1;
         }
@@ -316,12 +302,12 @@ int evgen_output_check(evgen_output *o, const char *out, const char *const *inpu
         struct stat ds;
         if (!dir) {
             if (error)
-                *error = message("out of memory");
+                *error = evgen_rd_format("out of memory");
             rc = -1;
         } else if (stat(dir, &ds) != 0 || !S_ISDIR(ds.st_mode)) {
             int err = errno;
             if (error)
-                *error = message("cannot write into the directory '%s': %s", dir,
+                *error = evgen_rd_format("cannot write into the directory '%s': %s", dir,
                                  strerror(stat(dir, &ds) == 0 ? ENOTDIR : err));
             rc = -1;
         } else {
@@ -418,7 +404,7 @@ int evgen_outputs_commit(evgen_output *outs, size_t n, size_t *failed, char **er
     for (size_t i = 0; i < n; i++) {
         if (outs[i].fd >= 0 && close(outs[i].fd) != 0 && rc == 0) {
             if (error)
-                *error = message("cannot write '%s': %s", outs[i].tmp, strerror(errno));
+                *error = evgen_rd_format("cannot write '%s': %s", outs[i].tmp, strerror(errno));
             rc = -1, bad = i;
         }
         outs[i].fd = -1;
@@ -428,7 +414,7 @@ int evgen_outputs_commit(evgen_output *outs, size_t n, size_t *failed, char **er
         struct stat st;
         if (outs[i].tmp && lstat(outs[i].path, &st) == 0 && !S_ISREG(st.st_mode)) {
             if (error)
-                *error = message("cannot write: %s; evgen writes only regular files", kind_of(st.st_mode));
+                *error = evgen_rd_format("cannot write: %s; evgen writes only regular files", kind_of(st.st_mode));
             rc = -1, bad = i;
         }
     }
@@ -437,7 +423,7 @@ int evgen_outputs_commit(evgen_output *outs, size_t n, size_t *failed, char **er
             continue;
         if (rename(outs[i].tmp, outs[i].path) != 0) {
             if (error)
-                *error = message("cannot rename the temporary file '%s' to it: %s", outs[i].tmp, strerror(errno));
+                *error = evgen_rd_format("cannot rename the temporary file '%s' to it: %s", outs[i].tmp, strerror(errno));
             rc = -1, bad = i;
             break;
         }
