@@ -2,9 +2,10 @@
 # fuzz.sh — builds the libFuzzer targets of fuzz/ (clang, ASan + UBSan, in build/fuzz) and runs each
 # for SECONDS (default 60), one after the other, or all at once under nice -n 10 with --parallel.
 # Each target's corpus grows in build/fuzz/corpus-TARGET, seeded from fuzz/corpus/TARGET and
-# fuzz/regressions/TARGET; crashes, leaks, timeouts and OOMs go to build/fuzz/artifacts-TARGET; its
-# log is build/fuzz/logs/TARGET.log. Prints per target the execs, exec/s, final cov/ft and corpus
-# size, and exits 1 if any target found something, naming the artifact. docs/fuzzing.md.
+# fuzz/regressions/TARGET, with the dictionary fuzz/dict/TARGET.dict if there is one; crashes,
+# leaks, timeouts and OOMs go to build/fuzz/artifacts-TARGET; its log is build/fuzz/logs/TARGET.log.
+# Prints per target the execs, exec/s, final cov/ft and corpus size, and exits 1 if any target
+# found something, naming the artifact. docs/fuzzing.md.
 #
 # Usage: scripts/fuzz.sh [--parallel] [--no-build] [-B DIR] [SECONDS [TARGET...]]
 set -euo pipefail
@@ -23,7 +24,7 @@ while [[ $# -gt 0 ]]; do
     --parallel) parallel=1 ;;
     --no-build) build=0 ;;
     -B) [[ $# -ge 2 ]] || usage; dir=$2; shift ;;
-    -h | --help) sed -n '2,9s/^# \{0,1\}//p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,10s/^# \{0,1\}//p' "$0"; exit 0 ;;
     -*) usage ;;
     *) break ;;
     esac
@@ -51,9 +52,12 @@ prefix=()
 run() {
     local t=$1
     mkdir -p "$dir/corpus-$t" "$dir/artifacts-$t"
+    local dict=()
+    [[ ! -f fuzz/dict/$t.dict ]] || dict=(-dict="fuzz/dict/$t.dict")
     # -timeout: one input running 10 s is a finding (a hang); -rss_limit_mb: so is 2 GiB of memory.
     "${prefix[@]}" "$dir/fuzz/$t" -max_total_time="$seconds" -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-        -artifact_prefix="$dir/artifacts-$t/" "$dir/corpus-$t" "fuzz/corpus/$t" "fuzz/regressions/$t" >"$dir/logs/$t.log" 2>&1
+        "${dict[@]}" -artifact_prefix="$dir/artifacts-$t/" "$dir/corpus-$t" "fuzz/corpus/$t" "fuzz/regressions/$t" \
+        >"$dir/logs/$t.log" 2>&1
 }
 
 echo "== fuzzing ${targets[*]}: $seconds s each$([[ $parallel == 1 ]] && echo ', at once, nice -n 10') =="
