@@ -131,7 +131,8 @@ static int add_field(evgen_model *model, evgen_field **fields, size_t *n, const 
     f->loc = f->since_loc = f->type_loc = f->name_loc = f->count_loc = loc;
     /* The lock's words may be quoted, but a name becomes part of generated C names */
     if (!evgen_valid_name(lf->name)) {
-        evgen_error(diags, &loc, EVGEN_D_LOCK_SYNTAX, "field name '%s' is not a C identifier", lf->name);
+        evgen_loc at = {loc.file, lf->loc.line, lf->loc.col};
+        evgen_error(diags, &at, EVGEN_D_LOCK_SYNTAX, "field name '%s' is not a C identifier", lf->name);
         return -1;
     }
     if (parse_signature(model, lf->signature, f) != 0) {
