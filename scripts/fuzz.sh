@@ -81,7 +81,7 @@ failed=0
 printf '%-14s %12s %8s %8s %8s %8s  %s\n' target execs exec/s cov ft corpus result
 for t in "${targets[@]}"; do
     log="$dir/logs/$t.log"
-    stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -1; }
+    stat() { sed -n "s/^stat::$1: *//p" "$log" | tail -1 | grep . || echo '?'; }
     last=$(grep -E '^#[0-9]+.*cov: ' "$log" | tail -1 || true)
     cov=$(sed -n 's/.* cov: \([0-9]*\).*/\1/p' <<<"$last")
     ft=$(sed -n 's/.* ft: \([0-9]*\).*/\1/p' <<<"$last")
@@ -89,7 +89,7 @@ for t in "${targets[@]}"; do
     artifact=$(sed -n 's/.*Test unit written to \(.*\)$/\1/p' "$log" | tail -1)
     result=ok
     if [[ ${status[$t]} != 0 || -n $artifact ]]; then
-        what=$(grep -m1 -oE '(ERROR: [A-Za-z]+: [A-Za-z -]*[A-Za-z]|runtime error|fuzz check failed)' "$log" || true)
+        what=$(grep -m1 -oE '(ERROR: [A-Za-z]+: [A-Za-z0-9 -]*[A-Za-z0-9]|runtime error|fuzz check failed)' "$log" || true)
         result="FAILED (${what:-exit status ${status[$t]}}): ${artifact:-no artifact, see $log}"
         failed=1
     fi
