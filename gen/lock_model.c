@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "generate.h"
 #include "model_check.h"
 #include "util.h"
 
@@ -49,8 +50,16 @@ static int parse_struct(evgen_model *model, const char *sig, size_t len)
         int kind = kind_named(colon + 1, (size_t)(at - colon - 1));
         if (kind < 0)
             break;
+        char *name = evgen_xstrndup(p, (size_t)(colon - p));
+        if (!evgen_valid_name(name)) { /* a member name is part of generated names */
+            free(name);
+            for (size_t i = 0; i < st.n_members; i++)
+                free(st.members[i].name);
+            free(st.members);
+            return -1;
+        }
         evgen_struct_member *m = EVGEN_PUSH(st.members, st.n_members);
-        m->name = evgen_xstrndup(p, (size_t)(colon - p));
+        m->name = name;
         m->kind = (evgen_kind)kind;
         m->offset = (unsigned)strtoul(at + 1, NULL, 10);
         m->size = evgen_kind_size(m->kind);
@@ -120,6 +129,12 @@ static int add_field(evgen_model *model, evgen_field **fields, size_t *n, const 
     f->name = evgen_xstrdup(lf->name);
     f->since = since;
     f->loc = f->since_loc = f->type_loc = f->name_loc = f->count_loc = loc;
+    /* The lock's words may be quoted, but a name becomes part of generated C names */
+    if (!evgen_valid_name(lf->name)) {
+        evgen_loc at = {loc.file, lf->loc.line, lf->loc.col};
+        evgen_error(diags, &at, EVGEN_D_LOCK_SYNTAX, "field name '%s' is not a C identifier", lf->name);
+        return -1;
+    }
     if (parse_signature(model, lf->signature, f) != 0) {
         evgen_error(diags, &loc, EVGEN_D_LOCK_SYNTAX, "cannot read the type signature '%s' of field '%s'",
                     lf->signature, lf->name);
@@ -152,6 +167,8 @@ int evgen_model_from_lock(const evgen_lock *lock, evgen_model *model, evgen_diag
         e->provider_index = provider_index(model, le->provider);
         e->provider_symbol = evgen_xstrdup(model->providers[e->provider_index].symbol);
         e->loc = e->name_loc = e->id_loc = e->provider_loc = e->level_loc = e->keywords_loc = loc;
+        if (!evgen_valid_name(le->name))
+            evgen_error(diags, &loc, EVGEN_D_LOCK_SYNTAX, "event name '%s' is not a C identifier", le->name);
         if (!le->n_versions)
             continue;
         /* The newest version's fields, in order, are the event's fields; legacy versions keep

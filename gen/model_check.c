@@ -415,7 +415,8 @@ static void check_generated_names(const evgen_model *model, evgen_diags *diags)
                      evgen_xasprintf("the presence test of field '%s' of '%s'", fd->name, e->name));
         }
     }
-    qsort(names, n, sizeof *names, compare_names);
+    if (n) /* a model without events (a lock that froze none) has no names, and names is NULL */
+        qsort(names, n, sizeof *names, compare_names);
     for (size_t i = 1; i < n; i++) {
         if (strcmp(names[i].name, names[i - 1].name) != 0)
             continue;

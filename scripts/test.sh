@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # test.sh — every test: install what is missing; build with gcc, -Werror and Ninja, run ctest; then
 # build with clang under AddressSanitizer and UndefinedBehaviorSanitizer with Unix Makefiles (so
-# both generators build evgen's own tree, each manifest generated once) and run ctest again.
+# both generators build evgen's own tree, each manifest generated once) and run ctest again; then
+# a short fuzzing run of every fuzz target (scripts/fuzz.sh 20: 20 s each, after its own build).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh test
@@ -25,3 +26,7 @@ run_suite() {
 run_suite plain Ninja
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     CC=clang CXX=clang++ run_suite sanitize "Unix Makefiles" -DEVGEN_SANITIZE=ON
+# Both suites replayed the fuzz corpora and regression inputs (fuzz_*_replay); now new inputs for a
+# while. The corpus kept in build/fuzz grows from run to run.
+echo "== fuzzing (scripts/fuzz.sh 20) =="
+scripts/fuzz.sh 20
