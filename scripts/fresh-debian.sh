@@ -50,6 +50,13 @@ cleanup() {
 }
 trap cleanup EXIT
 
+# A run that was killed leaves its bind mounts behind; undo them (deepest first) before the old
+# root is removed, so nothing of the host's /dev or /proc is ever inside what rm walks.
+if [[ -d $root ]]; then
+    grep -F " $root/" /proc/mounts | cut -d' ' -f2 | sort -r | while read -r m; do
+        umount -l "$m" || { echo "fresh-debian.sh: cannot unmount $m" >&2; exit 1; }
+    done
+fi
 rm -rf --one-file-system "$root"
 start=$SECONDS
 if ((cache)) && [[ -f $work/base.tar ]]; then
