@@ -79,8 +79,8 @@ static void take_buffer(rt_thread *t, unsigned slot, unsigned level, rt_buffer *
     rt_stream *rs = &t->streams[slot][level];
     b->base_ticks = st->last_ts; /* the block's first delta is relative to it */
     rs->block_first = st->written;
-    st->end = b->data + EVGEN_RT_BLOCK_HEADER_SIZE + b->capacity;
-    st->pos = b->data + EVGEN_RT_BLOCK_HEADER_SIZE;
+    st->end = b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE + b->capacity;
+    st->pos = b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE;
     __atomic_store_n(&rs->buf, b, __ATOMIC_RELAXED);
 }
 

@@ -10,31 +10,13 @@
 #include "evgen/runtime.h"
 #include "evgen/runtime_desc.h"
 #include "evgen/runtime_emit.h"
+#include "evgen/wire_bytes.h"
+#include "evgen/wire_format.h"
 
 /* Cross-file helpers stay out of a shared object's dynamic symbol table. */
 #define EVGEN_RT_HIDDEN __attribute__((visibility("hidden")))
 
-#define EVGEN_RT_FILE_HEADER_SIZE 48u
-#define EVGEN_RT_BLOCK_HEADER_SIZE 48u
-#define EVGEN_RT_FORMAT_VERSION 1u
-
-enum { EVGEN_RT_BLOCK_METADATA = 1, EVGEN_RT_BLOCK_EVENTS = 2, EVGEN_RT_BLOCK_END = 3 };
-
 typedef enum rt_sink_kind { RT_SINK_FILE, RT_SINK_MEMORY, RT_SINK_CALLBACK } rt_sink_kind;
-
-/* A growable byte string with the trace's encodings (metadata, end block, memory sink). */
-typedef struct rt_bytes {
-    uint8_t *data;
-    size_t len, cap;
-    int failed; /* an allocation failed: the content is incomplete */
-} rt_bytes;
-
-EVGEN_RT_HIDDEN int evgen_rt_bytes_reserve(rt_bytes *b, size_t n);
-EVGEN_RT_HIDDEN void evgen_rt_bytes_raw(rt_bytes *b, const void *p, size_t n);
-EVGEN_RT_HIDDEN void evgen_rt_bytes_varint(rt_bytes *b, uint64_t v);
-EVGEN_RT_HIDDEN void evgen_rt_bytes_zigzag(rt_bytes *b, int64_t v);
-EVGEN_RT_HIDDEN void evgen_rt_bytes_string(rt_bytes *b, const char *s);
-EVGEN_RT_HIDDEN void evgen_rt_bytes_free(rt_bytes *b);
 
 /* One block on its way to the sink: a stream's buffer (pooled), or a metadata or end block. */
 typedef struct rt_buffer {
@@ -152,7 +134,7 @@ struct evgen_session {
 
     /* The writer thread's own. */
     uint64_t bytes;
-    rt_bytes memory;
+    evgen_wire_buf memory;
     rt_type *types;
     size_t n_types;
     rt_lost *lost;
@@ -226,7 +208,7 @@ EVGEN_RT_HIDDEN void evgen_rt_rules_free(evgen_session *s);
 /* metadata.c */
 EVGEN_RT_HIDDEN rt_buffer *evgen_rt_metadata_block(const evgen_manifest_desc *m);
 EVGEN_RT_HIDDEN rt_buffer *evgen_rt_end_block(const evgen_session *s, uint64_t unattributed);
-EVGEN_RT_HIDDEN rt_buffer *evgen_rt_block_new(uint8_t type, const rt_bytes *payload);
+EVGEN_RT_HIDDEN rt_buffer *evgen_rt_block_new(uint8_t type, const evgen_wire_buf *payload);
 
 /* clock.c */
 EVGEN_RT_HIDDEN uint64_t evgen_rt_realtime_ns(void);
@@ -273,24 +255,5 @@ EVGEN_RT_HIDDEN int evgen_rt_sink_block(evgen_session *s, rt_buffer *b);
 EVGEN_RT_HIDDEN int evgen_rt_callback_block(evgen_session *s, const rt_buffer *b);
 /* Test hook (tests/runtime): the file sink fails with `err` past `bytes` (UINT64_MAX: never). */
 void evgen_rt_sink_fail_after(uint64_t bytes, int err);
-
-/* Little-endian stores for headers. */
-static inline void evgen_rt_le16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static inline void evgen_rt_le32(uint8_t *p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
-
-static inline void evgen_rt_le64(uint8_t *p, uint64_t v)
-{
-    for (int i = 0; i < 8; i++)
-        p[i] = (uint8_t)(v >> (8 * i));
-}
 
 #endif /* EVGEN_RUNTIME_INTERNAL_H */

@@ -3,105 +3,91 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evgen/wire_metadata.h"
 #include "internal.h"
 
-rt_buffer *evgen_rt_block_new(uint8_t type, const rt_bytes *payload)
+rt_buffer *evgen_rt_block_new(uint8_t type, const evgen_wire_buf *payload)
 {
     if (payload->failed || payload->len > UINT32_MAX)
         return NULL;
     rt_buffer *b = calloc(1, sizeof *b);
     if (!b)
         return NULL;
-    b->data = malloc(EVGEN_RT_BLOCK_HEADER_SIZE + payload->len);
+    b->data = malloc(EVGEN_WIRE_BLOCK_HEADER_SIZE + payload->len);
     if (!b->data) {
         free(b);
         return NULL;
     }
     if (payload->len)
-        memcpy(b->data + EVGEN_RT_BLOCK_HEADER_SIZE, payload->data, payload->len);
+        memcpy(b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE, payload->data, payload->len);
     b->capacity = b->size = (uint32_t)payload->len;
     b->type = type;
     return b;
 }
 
-static void put_enum(rt_bytes *o, const evgen_enum_desc *en)
+static void put_enum(evgen_wire_buf *o, const evgen_enum_desc *en)
 {
-    evgen_rt_bytes_string(o, en->name);
-    evgen_rt_bytes_varint(o, en->n_consts);
-    for (uint32_t k = 0; k < en->n_consts; k++) {
-        evgen_rt_bytes_string(o, en->consts[k].name);
-        evgen_rt_bytes_zigzag(o, en->consts[k].value);
-    }
+    evgen_wire_meta_put_enum_head(o, en->name, en->n_consts);
+    for (uint32_t k = 0; k < en->n_consts; k++)
+        evgen_wire_meta_put_enum_const(o, en->consts[k].name, en->consts[k].value);
 }
 
-static void put_struct(rt_bytes *o, const evgen_struct_desc *st)
+static void put_struct(evgen_wire_buf *o, const evgen_struct_desc *st)
 {
-    evgen_rt_bytes_string(o, st->name);
-    evgen_rt_bytes_varint(o, st->stride);
-    evgen_rt_bytes_varint(o, st->n_members);
+    evgen_wire_meta_put_struct_head(o, st->name, st->stride, st->n_members);
     for (uint32_t k = 0; k < st->n_members; k++) {
         const evgen_member_desc *mb = &st->members[k];
-        evgen_rt_bytes_string(o, mb->name);
-        evgen_rt_bytes_varint(o, mb->kind);
-        evgen_rt_bytes_varint(o, mb->offset);
-        evgen_rt_bytes_varint(o, (uint64_t)(mb->enum_index + 1)); /* -1 (none) becomes 0 */
+        evgen_wire_member m = {mb->name, mb->kind, mb->offset, mb->enum_index};
+        evgen_wire_meta_put_member(o, &m);
     }
 }
 
-static void put_event(rt_bytes *o, const evgen_event_desc *e)
+static void put_event(evgen_wire_buf *o, const evgen_event_desc *e)
 {
-    evgen_rt_bytes_string(o, e->name);
-    evgen_rt_bytes_varint(o, e->provider);
-    evgen_rt_bytes_varint(o, e->id);
-    evgen_rt_bytes_varint(o, e->level);
-    evgen_rt_bytes_varint(o, e->keywords);
-    evgen_rt_bytes_varint(o, e->n_versions);
+    evgen_wire_event_head head = {e->name, e->provider, e->id, e->level, e->keywords, e->n_versions};
+    evgen_wire_meta_put_event_head(o, &head);
     for (uint32_t v = 0; v < e->n_versions; v++) {
         const evgen_version_desc *ver = evgen_rt_version(e, v);
-        evgen_rt_bytes_varint(o, ver->version);
-        /* Only the legacy bit is defined by the format; "variable" follows from the fields. */
-        evgen_rt_bytes_varint(o, ver->flags & EVGEN_VERSION_LEGACY);
-        evgen_rt_bytes_varint(o, ver->n_fields);
+        /* Only the legacy flag is on the wire; "variable" follows from the fields. */
+        evgen_wire_version_head vh = {ver->version, ver->flags & EVGEN_VERSION_LEGACY ? EVGEN_WIRE_VERSION_LEGACY : 0u,
+                                      ver->n_fields};
+        evgen_wire_meta_put_version_head(o, &vh);
         for (uint32_t f = 0; f < ver->n_fields; f++) {
             const evgen_field_desc *fd = &ver->fields[f];
-            evgen_rt_bytes_string(o, fd->name);
-            evgen_rt_bytes_varint(o, fd->kind);
-            evgen_rt_bytes_varint(o, fd->flags & EVGEN_FIELD_ARRAY);
-            evgen_rt_bytes_varint(o, (uint64_t)(fd->enum_index + 1));
-            evgen_rt_bytes_varint(o, (uint64_t)(fd->struct_index + 1));
-            evgen_rt_bytes_varint(o, (fd->flags & EVGEN_FIELD_ARRAY) ? (uint64_t)(fd->count_field + 1) : 0);
+            evgen_wire_field wf = {fd->name,        fd->kind,         (uint8_t)(fd->flags & EVGEN_FIELD_ARRAY ? EVGEN_WIRE_FIELD_IS_ARRAY : 0),
+                                   fd->enum_index, fd->struct_index, fd->count_field};
+            evgen_wire_meta_put_field(o, &wf);
         }
     }
 }
 
-/* The one encoder of a manifest's metadata: what a metadata block holds, and what
- * evgen_manifest_metadata hands out. */
-static void put_manifest(rt_bytes *o, const evgen_manifest_desc *m)
+/* The one walk of a manifest's descriptors into its metadata: what a metadata block holds, and
+ * what evgen_manifest_metadata hands out. */
+static void put_manifest(evgen_wire_buf *o, const evgen_manifest_desc *m)
 {
-    evgen_rt_bytes_varint(o, m->type_base);
-    evgen_rt_bytes_string(o, m->name);
-    evgen_rt_bytes_varint(o, m->n_providers);
+    evgen_wire_meta_put_head(o, m->type_base, m->name);
+    evgen_wire_meta_put_count(o, m->n_providers);
     for (uint32_t i = 0; i < m->n_providers; i++)
-        evgen_rt_bytes_string(o, m->providers[i]);
-    evgen_rt_bytes_varint(o, m->n_enums);
+        evgen_wire_meta_put_provider(o, m->providers[i]);
+    evgen_wire_meta_put_count(o, m->n_enums);
     for (uint32_t i = 0; i < m->n_enums; i++)
         put_enum(o, evgen_rt_enum(m, i));
-    evgen_rt_bytes_varint(o, m->n_structs);
+    evgen_wire_meta_put_count(o, m->n_structs);
     for (uint32_t i = 0; i < m->n_structs; i++)
         put_struct(o, evgen_rt_struct(m, i));
-    evgen_rt_bytes_varint(o, m->n_events);
+    evgen_wire_meta_put_count(o, m->n_events);
     for (uint32_t i = 0; i < m->n_events; i++)
         put_event(o, evgen_rt_event(m, i));
 }
 
 rt_buffer *evgen_rt_metadata_block(const evgen_manifest_desc *m)
 {
-    rt_bytes o = {0};
+    evgen_wire_buf o = {0};
     put_manifest(&o, m);
-    rt_buffer *b = evgen_rt_block_new(EVGEN_RT_BLOCK_METADATA, &o);
+    rt_buffer *b = evgen_rt_block_new(EVGEN_WIRE_BLOCK_METADATA, &o);
     if (b)
         b->manifest = m;
-    evgen_rt_bytes_free(&o);
+    evgen_wire_buf_free(&o);
     return b;
 }
 
@@ -110,10 +96,10 @@ uint8_t *evgen_manifest_metadata(const evgen_manifest_desc *manifest, size_t *si
     *size = 0;
     if (!manifest)
         return NULL;
-    rt_bytes o = {0};
+    evgen_wire_buf o = {0};
     put_manifest(&o, manifest);
     if (o.failed) {
-        evgen_rt_bytes_free(&o);
+        evgen_wire_buf_free(&o);
         return NULL;
     }
     *size = o.len;
@@ -123,23 +109,21 @@ uint8_t *evgen_manifest_metadata(const evgen_manifest_desc *manifest, size_t *si
 /* `unattributed`: drops of threads interrupted while joining the session, in no thread's entry. */
 rt_buffer *evgen_rt_end_block(const evgen_session *s, uint64_t unattributed)
 {
-    rt_bytes o = {0};
-    uint64_t written = 0, dropped = 0, too_big = 0;
-    evgen_rt_bytes_varint(&o, s->n_totals);
+    evgen_wire_end_thread *threads = calloc(s->n_totals ? s->n_totals : 1, sizeof *threads);
+    if (!threads)
+        return NULL;
+    evgen_wire_end_thread sum = {0, 0, unattributed, 0};
     for (size_t i = 0; i < s->n_totals; i++) {
         const evgen_thread_totals *t = &s->totals[i];
-        evgen_rt_bytes_varint(&o, t->thread_id);
-        evgen_rt_bytes_varint(&o, t->written);
-        evgen_rt_bytes_varint(&o, t->dropped);
-        evgen_rt_bytes_varint(&o, t->too_big);
-        written += t->written;
-        dropped += t->dropped;
-        too_big += t->too_big;
+        threads[i] = (evgen_wire_end_thread){t->thread_id, t->written, t->dropped, t->too_big};
+        sum.written += t->written;
+        sum.dropped += t->dropped;
+        sum.too_big += t->too_big;
     }
-    evgen_rt_bytes_varint(&o, written);
-    evgen_rt_bytes_varint(&o, dropped + unattributed);
-    evgen_rt_bytes_varint(&o, too_big);
-    rt_buffer *b = evgen_rt_block_new(EVGEN_RT_BLOCK_END, &o);
-    evgen_rt_bytes_free(&o);
+    evgen_wire_buf o = {0};
+    evgen_wire_put_end(&o, threads, s->n_totals, &sum);
+    free(threads);
+    rt_buffer *b = evgen_rt_block_new(EVGEN_WIRE_BLOCK_END, &o);
+    evgen_wire_buf_free(&o);
     return b;
 }

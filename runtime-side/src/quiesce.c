@@ -43,14 +43,14 @@ void evgen_rt_handoff(evgen_session *s, rt_thread *t, unsigned level)
     if (!b)
         return;
     uint64_t records = st->written - rs->block_first;
-    b->size = (uint32_t)(st->pos - (b->data + EVGEN_RT_BLOCK_HEADER_SIZE));
+    b->size = (uint32_t)(st->pos - (b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE));
     __atomic_store_n(&rs->buf, NULL, __ATOMIC_RELAXED);
     st->pos = st->end = NULL;
     if (records == 0) {
         evgen_rt_pool_put(s, b);
         return;
     }
-    b->type = EVGEN_RT_BLOCK_EVENTS;
+    b->type = EVGEN_WIRE_BLOCK_EVENTS;
     b->thread_id = t->tid;
     b->stream = (uint8_t)level;
     b->sequence = rs->sequence++;

@@ -137,7 +137,7 @@ void evgen_unregister_manifest(evgen_manifest_desc *manifest)
             continue;
         evgen_rt_flush_streams(s);
         if (s->sink == RT_SINK_CALLBACK) {
-            rt_bytes none = {0};
+            evgen_wire_buf none = {0};
             rt_buffer *b = evgen_rt_block_new(RT_BLOCK_FORGET, &none);
             if (b) {
                 b->manifest = m;

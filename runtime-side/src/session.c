@@ -7,7 +7,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "evgen/crc32c.h"
 #include "internal.h"
 
 void evgen_session_options_init(evgen_session_options *options)
@@ -37,7 +36,7 @@ static int resolve_options(const evgen_session_options *in, evgen_session_option
         (out->when_full != EVGEN_WHEN_FULL_WAIT && out->when_full != EVGEN_WHEN_FULL_DROP) ||
         (out->clock != EVGEN_CLOCK_MONOTONIC && out->clock != EVGEN_CLOCK_TSC))
         return -1;
-    uint64_t stride = ((uint64_t)out->buffer_size + EVGEN_RT_BLOCK_HEADER_SIZE + 63) & ~(uint64_t)63;
+    uint64_t stride = ((uint64_t)out->buffer_size + EVGEN_WIRE_BLOCK_HEADER_SIZE + 63) & ~(uint64_t)63;
     if (stride * out->buffer_count > SIZE_MAX / 2)
         return -1;
     return 0;
@@ -45,7 +44,7 @@ static int resolve_options(const evgen_session_options *in, evgen_session_option
 
 static int make_pool(evgen_session *s)
 {
-    size_t stride = ((size_t)s->opt.buffer_size + EVGEN_RT_BLOCK_HEADER_SIZE + 63) & ~(size_t)63;
+    size_t stride = ((size_t)s->opt.buffer_size + EVGEN_WIRE_BLOCK_HEADER_SIZE + 63) & ~(size_t)63;
     s->slab = aligned_alloc(64, stride * s->opt.buffer_count);
     s->buffers = calloc(s->opt.buffer_count, sizeof *s->buffers);
     if (!s->slab || !s->buffers)
@@ -60,19 +59,16 @@ static int make_pool(evgen_session *s)
     return 0;
 }
 
-static void file_header(const evgen_session *s, uint64_t start_unix_ns, uint8_t h[EVGEN_RT_FILE_HEADER_SIZE])
+static void file_header(const evgen_session *s, uint64_t start_unix_ns, uint8_t h[EVGEN_WIRE_FILE_HEADER_SIZE])
 {
-    memcpy(h, "EVTRACE", 8);
-    evgen_rt_le16(h + 8, EVGEN_RT_FORMAT_VERSION);
-    evgen_rt_le16(h + 10, EVGEN_RT_FILE_HEADER_SIZE);
-    h[12] = (uint8_t)sizeof(void *);
-    h[13] = (uint8_t)s->opt.clock;
-    evgen_rt_le16(h + 14, 0);
-    evgen_rt_le64(h + 16, s->frequency);
-    evgen_rt_le64(h + 24, s->start_ticks);
-    evgen_rt_le64(h + 32, start_unix_ns);
-    evgen_rt_le32(h + 40, (uint32_t)getpid());
-    evgen_rt_le32(h + 44, evgen_crc32c(0, h, 44));
+    evgen_wire_file_header fh = {0};
+    fh.pointer_size = (uint8_t)sizeof(void *);
+    fh.clock_kind = (uint8_t)s->opt.clock;
+    fh.clock_frequency = s->frequency;
+    fh.start_ticks = s->start_ticks;
+    fh.start_unix_ns = start_unix_ns;
+    fh.process_id = (uint32_t)getpid();
+    evgen_wire_put_file_header(h, &fh);
 }
 
 static void destroy(evgen_session *s)
@@ -80,7 +76,7 @@ static void destroy(evgen_session *s)
     if (s->sink == RT_SINK_FILE && s->fd >= 0)
         close(s->fd);
     evgen_rt_rules_free(s);
-    evgen_rt_bytes_free(&s->memory);
+    evgen_wire_buf_free(&s->memory);
     free(s->types);
     free(s->lost);
     free(s->exited);
@@ -164,7 +160,7 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
         goto fail;
     }
     s->start_ticks = evgen_rt_now(s);
-    uint8_t header[EVGEN_RT_FILE_HEADER_SIZE];
+    uint8_t header[EVGEN_WIRE_FILE_HEADER_SIZE];
     file_header(s, evgen_rt_realtime_ns(), header);
     if ((err = evgen_rt_sink_raw(s, header, sizeof header)) != 0)
         goto fail;

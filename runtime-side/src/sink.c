@@ -46,7 +46,7 @@ int evgen_rt_sink_raw(evgen_session *s, const uint8_t *p, size_t n)
         err = write_all(s->fd, p, n);
         break;
     case RT_SINK_MEMORY:
-        evgen_rt_bytes_raw(&s->memory, p, n);
+        evgen_wire_buf_raw(&s->memory, p, n);
         err = s->memory.failed ? ENOMEM : 0;
         break;
     case RT_SINK_CALLBACK:
@@ -60,8 +60,8 @@ int evgen_rt_sink_raw(evgen_session *s, const uint8_t *p, size_t n)
 int evgen_rt_sink_block(evgen_session *s, rt_buffer *b)
 {
     if (s->sink == RT_SINK_CALLBACK) {
-        s->bytes += EVGEN_RT_BLOCK_HEADER_SIZE + (uint64_t)b->size;
+        s->bytes += EVGEN_WIRE_BLOCK_HEADER_SIZE + (uint64_t)b->size;
         return evgen_rt_callback_block(s, b);
     }
-    return evgen_rt_sink_raw(s, b->data, EVGEN_RT_BLOCK_HEADER_SIZE + (size_t)b->size);
+    return evgen_rt_sink_raw(s, b->data, EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)b->size);
 }

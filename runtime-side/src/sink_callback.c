@@ -49,15 +49,15 @@ static void forget_types(evgen_session *s, const evgen_manifest_desc *m)
 
 int evgen_rt_callback_block(evgen_session *s, const rt_buffer *b)
 {
-    if (b->type == EVGEN_RT_BLOCK_METADATA)
+    if (b->type == EVGEN_WIRE_BLOCK_METADATA)
         return learn_types(s, b->manifest);
     if (b->type == RT_BLOCK_FORGET) {
         forget_types(s, b->manifest);
         return 0;
     }
-    if (b->type != EVGEN_RT_BLOCK_EVENTS)
+    if (b->type != EVGEN_WIRE_BLOCK_EVENTS)
         return 0;
-    const uint8_t *p = b->data + EVGEN_RT_BLOCK_HEADER_SIZE, *end = p + b->size;
+    const uint8_t *p = b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE, *end = p + b->size;
     uint64_t ticks = b->base_ticks;
     evgen_event_record r = {0};
     r.thread_id = b->thread_id;

@@ -131,28 +131,22 @@ void evgen_rt_wait_written(evgen_session *s)
 
 static void frame(rt_buffer *b)
 {
-    uint8_t *h = b->data;
-    int events = b->type == EVGEN_RT_BLOCK_EVENTS;
-    h[0] = 'E', h[1] = 'V', h[2] = 'B', h[3] = 'K';
-    h[4] = b->type;
-    h[5] = 0;
-    evgen_rt_le16(h + 6, EVGEN_RT_BLOCK_HEADER_SIZE);
-    evgen_rt_le32(h + 8, b->size);
-    evgen_rt_le64(h + 16, events ? b->thread_id : 0);
-    evgen_rt_le32(h + 24, events ? b->sequence : 0);
-    evgen_rt_le32(h + 28, events ? b->event_count : 0);
-    evgen_rt_le32(h + 32, events ? b->dropped : 0);
-    evgen_rt_le32(h + 36, events ? b->stream : 0);
-    evgen_rt_le64(h + 40, events ? b->base_ticks : 0);
-    uint32_t crc = evgen_crc32c(0, h + 16, EVGEN_RT_BLOCK_HEADER_SIZE - 16);
-    crc = evgen_crc32c(crc, h + EVGEN_RT_BLOCK_HEADER_SIZE, b->size);
-    evgen_rt_le32(h + 12, (uint32_t)crc);
+    evgen_wire_block_header bh = {0};
+    bh.type = b->type;
+    bh.payload_size = b->size;
+    bh.thread_id = b->thread_id;
+    bh.sequence = b->sequence;
+    bh.event_count = b->event_count;
+    bh.dropped = b->dropped;
+    bh.stream = b->stream;
+    bh.base_ticks = b->base_ticks;
+    evgen_wire_put_block_header(b->data, &bh, b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE);
 }
 
 /* The events of a block the sink never took, by thread (close subtracts them from `written`). */
 static void count_lost(evgen_session *s, const rt_buffer *b)
 {
-    if (b->type != EVGEN_RT_BLOCK_EVENTS)
+    if (b->type != EVGEN_WIRE_BLOCK_EVENTS)
         return;
     s->lost_total += b->event_count;
     for (size_t i = 0; i < s->n_lost; i++)

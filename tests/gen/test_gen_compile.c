@@ -47,7 +47,8 @@ static int compile_flags(const compiler *c, const char *source, int disable, con
     const char *argv[] = {"/usr/bin/env", c->exe, c->std, "-x", c->lang, "-Wall", "-Wextra", "-Werror",
                           pedantic ? "-pedantic" : "-Wno-pedantic", "-fsyntax-only",
                           disable ? "-DEVGEN_DISABLE" : "-DEVGEN_ENABLED_BUILD", gen_include, manifest_include,
-                          "-I" EVGEN_SOURCE_DIR "/manifest", "-I" EVGEN_SOURCE_DIR "/runtime-side/include",
+                          "-I" EVGEN_SOURCE_DIR "/manifest", "-I" EVGEN_SOURCE_DIR "/wire/include",
+                          "-I" EVGEN_SOURCE_DIR "/runtime-side/include",
                           "-I" EVGEN_SOURCE_DIR "/reader-side/include", source, NULL};
     char *out = NULL;
     int status = evgen_test_run(argv, NULL, &out, err);

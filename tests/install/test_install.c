@@ -132,6 +132,7 @@ static void test_installed_files(void **state)
         EVGEN_TEST_INSTALL_BINDIR "/evgen",
         EVGEN_TEST_INSTALL_LIBDIR "/libevgen_runtime.a",
         EVGEN_TEST_INSTALL_LIBDIR "/libevgen_reader.a",
+        EVGEN_TEST_INSTALL_LIBDIR "/libevgen_wire.a",
         EVGEN_TEST_INSTALL_LIBDIR "/libevgen_compat.a",
         EVGEN_TEST_INSTALL_LIBDIR "/libevgen_golden.a",
         EVGEN_TEST_INSTALL_INCLUDEDIR "/evgen/compat_test.h",
@@ -141,6 +142,11 @@ static void test_installed_files(void **state)
         EVGEN_TEST_INSTALL_INCLUDEDIR "/evgen/runtime_desc.h",
         EVGEN_TEST_INSTALL_INCLUDEDIR "/evgen/runtime_emit.h",
         EVGEN_TEST_INSTALL_INCLUDEDIR "/evgen/crc32c.h",
+        EVGEN_TEST_INSTALL_INCLUDEDIR "/evgen/wire_kinds.h",
+        EVGEN_TEST_INSTALL_INCLUDEDIR "/evgen/wire_bytes.h",
+        EVGEN_TEST_INSTALL_INCLUDEDIR "/evgen/wire_format.h",
+        EVGEN_TEST_INSTALL_INCLUDEDIR "/evgen/wire_layout.h",
+        EVGEN_TEST_INSTALL_INCLUDEDIR "/evgen/wire_metadata.h",
         EVGEN_TEST_INSTALL_INCLUDEDIR "/evgen/reader.h",
         EVGEN_TEST_INSTALL_INCLUDEDIR "/evgen/reader_access.h",
         EVGEN_TEST_INSTALL_INCLUDEDIR "/evgen/dump.h",
@@ -397,7 +403,7 @@ static void test_pkg_config(void **state)
     const char *flags[] = {EVGEN_TEST_PKG_CONFIG_EXE, "--cflags", "--libs", "evgen-runtime", "evgen-reader", NULL};
     out = evgen_test_must_run(flags, NULL);
     if (!strstr(out, "-I") || !strstr(out, "-levgen_runtime") || !strstr(out, "-levgen_reader") ||
-        !strstr(out, "-lpthread"))
+        !strstr(out, "-levgen_wire") || !strstr(out, "-lpthread"))
         fail_msg("pkg-config --cflags --libs evgen-runtime evgen-reader: %s", out);
     free(out);
 

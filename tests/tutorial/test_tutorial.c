@@ -156,6 +156,7 @@ static void configure(const char *root)
                           "-DEVGEN_SOURCE_DIR=" EVGEN_SOURCE_DIR,
                           "-DEVGEN_EXECUTABLE=" EVGEN_EXE,
                           "-DEVGEN_RUNTIME_LIBRARY=" EVGEN_TUTORIAL_RUNTIME_LIBRARY,
+                          "-DEVGEN_WIRE_LIBRARY=" EVGEN_TUTORIAL_WIRE_LIBRARY,
                           "-DEVGEN_READER_LIBRARY=" EVGEN_TUTORIAL_READER_LIBRARY,
                           NULL};
     free(evgen_test_must_run(argv, NULL));

@@ -11,6 +11,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evgen/wire_kinds.h" /* evgen_wire_kind: the kinds descriptors name */
+#include "evgen/wire_metadata.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -18,27 +21,6 @@ extern "C" {
 /* Bumped when a descriptor or the emit fast path changes incompatibly; generated code checks it
  * with #error, so a stale generated file fails at compile time, not at run time. */
 #define EVGEN_RUNTIME_ABI 2
-
-/* Wire kinds, numbered as in the trace metadata (docs/format.md). Never renumbered. */
-typedef enum evgen_wire_kind {
-    EVGEN_WIRE_U8 = 1,
-    EVGEN_WIRE_U16 = 2,
-    EVGEN_WIRE_U32 = 3,
-    EVGEN_WIRE_U64 = 4,
-    EVGEN_WIRE_I8 = 5,
-    EVGEN_WIRE_I16 = 6,
-    EVGEN_WIRE_I32 = 7,
-    EVGEN_WIRE_I64 = 8,
-    EVGEN_WIRE_F32 = 9,
-    EVGEN_WIRE_F64 = 10,
-    EVGEN_WIRE_BOOL8 = 11,
-    EVGEN_WIRE_BOOL32 = 12,
-    EVGEN_WIRE_GUID = 13,
-    EVGEN_WIRE_PTR = 14,
-    EVGEN_WIRE_UTF8Z = 15,
-    EVGEN_WIRE_UTF16Z = 16,
-    EVGEN_WIRE_STRUCT = 17
-} evgen_wire_kind;
 
 typedef struct evgen_enum_const_desc {
     const char *name; /* display name (prefix stripped) */
@@ -67,7 +49,7 @@ typedef struct evgen_struct_desc {
     uint32_t n_members;
 } evgen_struct_desc;
 
-#define EVGEN_FIELD_ARRAY 0x1u
+#define EVGEN_FIELD_ARRAY EVGEN_WIRE_FIELD_IS_ARRAY
 
 typedef struct evgen_field_desc {
     const char *name;
@@ -78,7 +60,7 @@ typedef struct evgen_field_desc {
     int16_t count_field;  /* arrays: index of the count field in this version, else -1 */
 } evgen_field_desc;
 
-#define EVGEN_VERSION_LEGACY 0x1u
+#define EVGEN_VERSION_LEGACY EVGEN_WIRE_VERSION_LEGACY
 #define EVGEN_VERSION_VARIABLE 0x2u
 
 typedef struct evgen_version_desc {

@@ -3,8 +3,8 @@
  * system call; everything else (first use on a thread, a full buffer, a claimed buffer, no
  * session) goes to evgen_emit_begin_slow() in the runtime library.
  *
- * Record layout (docs/format.md): varint type, zigzag varint timestamp delta, [varint size if the
- * type's payload is variable], payload. Compiles as C99 and C++11 with gcc and clang.
+ * Records are framed by evgen/wire_format.h (docs/format.md). Compiles as C99 and C++11 with gcc
+ * and clang.
  *
  * Every emit, slow path included, is async-signal-safe and reentrant (docs/signals.md). */
 #ifndef EVGEN_RUNTIME_EMIT_H
@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "evgen/runtime_desc.h"
+#include "evgen/wire_format.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -34,8 +35,8 @@ extern "C" {
                                 * nested in another, which never waits), or the session's sink has failed */
 #define EVGEN_EMIT_TOO_BIG 3u  /* payload over the session's max_payload; counted */
 
-/* The most bytes a record header takes: varint32 type + varint64 delta + varint32 size. */
-#define EVGEN_MAX_RECORD_HEADER 20u
+/* The most bytes a record header takes (evgen/wire_format.h). */
+#define EVGEN_MAX_RECORD_HEADER EVGEN_WIRE_RECORD_HEADER_MAX
 
 /* Sessions open at once: one bit each in a manifest's `enabled` bytes. */
 #define EVGEN_MAX_SESSIONS 8u
@@ -109,39 +110,16 @@ static inline uint64_t evgen_now(const evgen_stream *st)
     return evgen_clock_monotonic();
 }
 
-static inline uint8_t *evgen_put_varint(uint8_t *p, uint64_t v)
-{
-    while (v >= 0x80) {
-        *p++ = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    *p++ = (uint8_t)v;
-    return p;
-}
-
-/* The record header: type, the zigzag delta from the stream's previous record, the size if the
- * type is variable. The one place the fast and slow paths write it. */
+/* The record header (evgen/wire_format.h), with the delta from the stream's previous record.
+ * The one place the fast and slow paths write it. */
 static inline uint8_t *evgen_put_record_header(uint8_t *p, evgen_stream *st, uint64_t type, int variable,
                                                uint32_t payload, uint64_t ts)
 {
-    int64_t delta = (int64_t)(ts - st->last_ts);
-    p = evgen_put_varint(p, type);
-    p = evgen_put_varint(p, ((uint64_t)delta << 1) ^ (uint64_t)(delta >> 63)); /* zigzag */
-    if (variable)
-        p = evgen_put_varint(p, payload);
+    p = evgen_wire_put_record_header(p, type, (int64_t)(ts - st->last_ts), variable, payload);
     st->last_ts = ts;
     return p;
 }
 
-/* Reserves a record of `type` (the manifest's type number) with `payload` bytes in the calling
- * thread's stream at its nesting depth, for the first session whose bit is set in `*enabled` (the
- * event's enabled byte).
- *
- * Reentrancy: depth is raised before anything else is touched, with a compiler barrier, so a
- * signal handler's emit that interrupts this one at any point uses the next stream; a flusher on
- * another thread reads depth to know which streams are in use (quiesce.c). The enabled byte is
- * read after depth is raised: a session that closes either sees this emit in progress or is
- * seen gone by it, so a record never lands in a later session of the same slot. */
 static inline uint8_t *evgen_emit_begin(evgen_emit *em, const evgen_manifest_desc *manifest, uint32_t type,
                                         int variable, uint32_t payload, const uint8_t *enabled)
 {
