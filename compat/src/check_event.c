@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "evgen/compat_test.h"
-#include "evgen/runtime_desc.h"
+#include "evgen/wire_kinds.h"
 #include "golden_values.h"
 
 #define MAX_FIELDS 256
@@ -39,34 +39,20 @@ static int is_count_field(const evgen_event *ev, uint32_t index)
     return 0;
 }
 
-/* The size of a fixed-size scalar kind on the wire (0 for strings and structs). */
-static unsigned kind_size(uint8_t kind, uint8_t pointer_size)
-{
-    switch ((evgen_wire_kind)kind) {
-    case EVGEN_WIRE_U8: case EVGEN_WIRE_I8: case EVGEN_WIRE_BOOL8: return 1;
-    case EVGEN_WIRE_U16: case EVGEN_WIRE_I16: return 2;
-    case EVGEN_WIRE_U32: case EVGEN_WIRE_I32: case EVGEN_WIRE_F32: case EVGEN_WIRE_BOOL32: return 4;
-    case EVGEN_WIRE_U64: case EVGEN_WIRE_I64: case EVGEN_WIRE_F64: return 8;
-    case EVGEN_WIRE_GUID: return 16;
-    case EVGEN_WIRE_PTR: return pointer_size;
-    case EVGEN_WIRE_UTF8Z: case EVGEN_WIRE_UTF16Z: case EVGEN_WIRE_STRUCT: return 0;
-    }
-    return 0;
-}
-
 /* What a scalar accessor must return for the derived value `v` stored in `n` bytes. */
 static uint64_t expected_bits(uint8_t kind, uint64_t v, unsigned n)
 {
-    if (kind == EVGEN_WIRE_F32 || kind == EVGEN_WIRE_F64) { /* the accessor's value as a double */
+    evgen_wire_class cls = evgen_wire_kind_class(kind);
+    if (cls == EVGEN_WIRE_CLASS_FLOAT) { /* the accessor's value as a double */
         double d = kind == EVGEN_WIRE_F32 ? (double)(float)evgen_golden_real(v) : evgen_golden_real(v);
         uint64_t bits;
         memcpy(&bits, &d, 8);
         return bits;
     }
-    if (kind == EVGEN_WIRE_BOOL8 || kind == EVGEN_WIRE_BOOL32)
+    if (cls == EVGEN_WIRE_CLASS_BOOL)
         return v & 1;
     uint64_t truncated = n >= 8 ? v : v & ((1ull << (8 * n)) - 1);
-    if (kind >= EVGEN_WIRE_I8 && kind <= EVGEN_WIRE_I64 && n < 8 && (truncated >> (8 * n - 1)) & 1)
+    if (cls == EVGEN_WIRE_CLASS_SIGNED && n < 8 && (truncated >> (8 * n - 1)) & 1)
         truncated |= ~0ull << (8 * n); /* signed fields come back sign-extended */
     return truncated;
 }
@@ -93,12 +79,12 @@ static int check_field(const evgen_event *ev, const evgen_read_value *r, const e
         if (r->length != count)
             return mismatch(why, why_size, "%s v%u: %s has %u elements, %u were written", event, ev->version, r->field,
                             r->length, count);
-    } else if (f->kind == EVGEN_WIRE_UTF8Z || f->kind == EVGEN_WIRE_UTF16Z) {
+    } else if (evgen_wire_kind_is_string(f->kind)) {
         size_t length = evgen_golden_string_length(v);
         if (r->length != length)
             return mismatch(why, why_size, "%s v%u: %s has %u code units, %zu were written", event, ev->version,
                             r->field, r->length, length);
-    } else if (f->kind == EVGEN_WIRE_GUID) {
+    } else if (evgen_wire_kind_class(f->kind) == EVGEN_WIRE_CLASS_GUID) {
         uint8_t bytes[16];
         for (size_t k = 0; k < 16; k++)
             bytes[k] = evgen_golden_byte(v, k + 3);
@@ -107,7 +93,7 @@ static int check_field(const evgen_event *ev, const evgen_read_value *r, const e
     } else {
         if (is_count_field(ev, index))
             v = evgen_golden_count(event, ev->version, r->field);
-        uint64_t want = expected_bits(f->kind, v, kind_size(f->kind, ev->pointer_size));
+        uint64_t want = expected_bits(f->kind, v, evgen_wire_kind_size(f->kind, ev->pointer_size));
         if (r->bits != want)
             return mismatch(why, why_size, "%s v%u: %s reads 0x%llx, 0x%llx was written", event, ev->version, r->field,
                             (unsigned long long)r->bits, (unsigned long long)want);
