@@ -14,6 +14,7 @@
 
 #include "evgen/manifest.h" /* evgen_guid */
 #include "evgen/reader.h"
+#include "evgen/wire_kinds.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -179,15 +180,12 @@ static inline uint32_t evgen_access_element_size(const evgen_event *ev, const ev
     if (!s || s->index >= ev->layout->n_fields)
         return 0;
     const evgen_trace_field *f = &ev->layout->fields[s->index];
-    static const uint8_t kind_size[18] = {0, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 1, 4, 16, 0, 0, 0, 0};
-    if (f->kind == 14)
-        return ev->pointer_size;
-    if (f->kind == 17) {
+    if (f->kind == EVGEN_WIRE_STRUCT) {
         const evgen_trace_manifest *m = ev->info->manifest;
         return f->struct_index >= 0 && (uint32_t)f->struct_index < m->n_structs ? m->structs[f->struct_index].stride
                                                                                  : 0;
     }
-    return f->kind < 18 ? kind_size[f->kind] : 0;
+    return evgen_wire_kind_size(f->kind, ev->pointer_size);
 }
 
 /* The number of whole elements the payload holds. */
@@ -219,9 +217,8 @@ static inline const uint8_t *evgen_access_member(const evgen_event *ev, const ev
     const evgen_trace_struct *st = &ev->info->manifest->structs[f->struct_index];
     if (member >= st->n_members)
         return NULL;
-    static const uint8_t kind_size[18] = {0, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 1, 4, 16, 0, 0, 0, 0};
     const evgen_trace_member *m = &st->members[member];
-    uint32_t n = m->kind == 14 ? ev->pointer_size : m->kind < 18 ? kind_size[m->kind] : 0;
+    uint32_t n = evgen_wire_kind_size(m->kind, ev->pointer_size);
     if (!n || m->offset > st->stride || n > st->stride - m->offset)
         return NULL;
     *size = n;
