@@ -1,7 +1,6 @@
 /* generate.c — `evgen gen`: the generated files, rendered from the embedded templates. */
 #include "generate.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,32 +37,6 @@ static const output outputs[] = {
     {"gen/templates/read_all.c.tmpl", evgen_template_read_all_c, "_read_all.c", true, false},
 };
 #define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
-
-char *evgen_default_name(const char *manifest_path)
-{
-    const char *slash = strrchr(manifest_path, '/');
-    const char *base = slash ? slash + 1 : manifest_path;
-    const char *dot = strrchr(base, '.');
-    char *name = evgen_xstrndup(base, dot ? (size_t)(dot - base) : strlen(base));
-    /* It prefixes C identifiers: "gc-events.h" gives "gc_events". */
-    for (char *c = name; *c; c++)
-        if (!isalnum((unsigned char)*c) && *c != '_')
-            *c = '_';
-    if (!name[0] || isdigit((unsigned char)name[0])) {
-        char *prefixed = evgen_xasprintf("_%s", name);
-        free(name);
-        name = prefixed;
-    }
-    return name;
-}
-
-bool evgen_valid_name(const char *name)
-{
-    bool ok = name[0] && (isalpha((unsigned char)name[0]) || name[0] == '_');
-    for (const char *c = name; ok && *c; c++)
-        ok = isalnum((unsigned char)*c) || *c == '_';
-    return ok;
-}
 
 /* A path as the build tool must see it: absolute, without a leading "./". Caller frees. */
 static char *absolute_path(const char *path)

@@ -33,10 +33,4 @@ int evgen_generate(const evgen_model *model, const evgen_generate_options *optio
  * and Ninja: space as "\ ", '#' as "\#", '$' as "$$". Caller frees. */
 char *evgen_depfile_render(const evgen_model *model, const evgen_generate_options *options);
 
-/* The default name for a manifest: its file name without directory and extension, made a C
- * identifier. Caller frees. */
-char *evgen_default_name(const char *manifest_path);
-/* Whether `name` can prefix C identifiers (--name). */
-bool evgen_valid_name(const char *name);
-
 #endif /* EVGEN_GEN_GENERATE_H */

@@ -7,7 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "generate.h"
 #include "model_check.h"
 #include "util.h"
 

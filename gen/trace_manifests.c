@@ -10,7 +10,6 @@
 #include <unistd.h>
 
 #include "evgen/files.h"
-#include "generate.h"
 #include "manifest_desc.h"
 #include "pipeline.h"
 #include "util.h"

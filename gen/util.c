@@ -1,6 +1,7 @@
-/* util.c — allocation and string building for the generator (files: outputs.h). */
+/* util.c — allocation, string building and C names for the generator (files: outputs.h). */
 #include "util.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,4 +159,30 @@ char *evgen_sb_take(evgen_strbuf *sb)
     char *s = sb->data ? sb->data : evgen_xstrdup("");
     evgen_sb_init(sb);
     return s;
+}
+
+char *evgen_default_name(const char *manifest_path)
+{
+    const char *slash = strrchr(manifest_path, '/');
+    const char *base = slash ? slash + 1 : manifest_path;
+    const char *dot = strrchr(base, '.');
+    char *name = evgen_xstrndup(base, dot ? (size_t)(dot - base) : strlen(base));
+    /* It prefixes C identifiers: "gc-events.h" gives "gc_events". */
+    for (char *c = name; *c; c++)
+        if (!isalnum((unsigned char)*c) && *c != '_')
+            *c = '_';
+    if (!name[0] || isdigit((unsigned char)name[0])) {
+        char *prefixed = evgen_xasprintf("_%s", name);
+        free(name);
+        name = prefixed;
+    }
+    return name;
+}
+
+bool evgen_valid_name(const char *name)
+{
+    bool ok = name[0] && (isalpha((unsigned char)name[0]) || name[0] == '_');
+    for (const char *c = name; ok && *c; c++)
+        ok = isalnum((unsigned char)*c) || *c == '_';
+    return ok;
 }

@@ -1,8 +1,9 @@
-/* util.h — small allocation and string-building helpers shared by the generator. */
+/* util.h — small allocation, string-building and C-name helpers shared by the generator. */
 #ifndef EVGEN_GEN_UTIL_H
 #define EVGEN_GEN_UTIL_H
 
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 /* Allocation that aborts with a message on out-of-memory: the generator is a short-lived
@@ -39,5 +40,11 @@ void evgen_sb_vprintf(evgen_strbuf *sb, const char *fmt, va_list ap);
 void evgen_sb_json_string(evgen_strbuf *sb, const char *s);
 /* Takes ownership of the buffer's string (never NULL); the strbuf is left empty. */
 char *evgen_sb_take(evgen_strbuf *sb);
+
+/* The default name for a manifest: its file name without directory and extension, made a C
+ * identifier. Caller frees. */
+char *evgen_default_name(const char *manifest_path);
+/* Whether `name` can prefix C identifiers (--name). */
+bool evgen_valid_name(const char *name);
 
 #endif /* EVGEN_GEN_UTIL_H */
