@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
-#include "describe.h"
-#include "diag.h"
+#include "backends/context.h"
+#include "backends/describe.h"
+#include "backends/template.h"
 #include "fuzz.h"
-#include "lockfile.h"
-#include "template.h"
+#include "lock/lockfile.h"
+#include "model/diag.h"
 
 /* The embedded templates (gen/templates.c, generated at build time). */
 extern const char evgen_template_runtime_h[];

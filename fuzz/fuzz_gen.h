@@ -6,7 +6,7 @@
 
 #include <stdbool.h>
 
-#include "model.h"
+#include "model/model.h"
 
 /* On a lowered model: describe (text, JSON), the lock text (which must parse back), and, for a
  * model of at most EVGEN_FUZZ_RENDER_MAX_EVENTS events, every code template rendered (reader_only:

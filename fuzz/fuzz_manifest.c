@@ -13,16 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compat.h"
-#include "diag.h"
+#include "backends/manifest_desc.h"
+#include "cli/pipeline.h"
 #include "fuzz.h"
 #include "fuzz_gen.h"
-#include "lock_model.h"
-#include "lockfile.h"
-#include "manifest_desc.h"
-#include "model.h"
+#include "lock/compat.h"
+#include "lock/lock_model.h"
+#include "lock/lockfile.h"
+#include "model/diag.h"
+#include "model/model.h"
 #include "nettrace_writer.h"
-#include "pipeline.h"
 #include "reader_api.h"
 #define evgen_event evgen_read_event /* the reader's, beside the model's (reader_api.h) */
 #include "fuzz_trace.h"

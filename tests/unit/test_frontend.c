@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "pipeline.h"
+#include "cli/pipeline.h"
+#include "model/util.h"
 #include "test_support.h"
-#include "util.h"
 
 #define MEMORY_MANIFEST "/virtual/test_manifest.h"
 

@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "pipeline.h"
+#include "cli/pipeline.h"
+#include "model/util.h"
 #include "test_support.h"
-#include "util.h"
 
 #define TSV_PATH EVGEN_SOURCE_DIR "/../shared/reference/gc-templates.tsv"
 #define MANIFEST_PATH EVGEN_SOURCE_DIR "/manifest/gcevents.h"
