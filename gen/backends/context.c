@@ -82,7 +82,7 @@ static const char *put_suffix(evgen_kind kind)
 }
 
 /* The C expression for the size of one array element. */
-static char *element_size_expr(const evgen_model *model, const evgen_field *f)
+static char *element_size_expr(const evgen_model *model, const evgen_model_field *f)
 {
     if (f->type.kind == EVGEN_KIND_STRUCT)
         return evgen_xasprintf("sizeof(%s)", model->structs[f->type.struct_index].c_type);
@@ -92,7 +92,7 @@ static char *element_size_expr(const evgen_model *model, const evgen_field *f)
 }
 
 /* An array parameter: a pointer to its first element, typed so the caller's array fits. */
-static char *element_param_type(const evgen_model *model, const evgen_field *f)
+static char *element_param_type(const evgen_model *model, const evgen_model_field *f)
 {
     switch (f->type.kind) {
     case EVGEN_KIND_STRUCT: return evgen_xasprintf("const %s *", model->structs[f->type.struct_index].c_type);
@@ -119,8 +119,8 @@ static char *element_param_type(const evgen_model *model, const evgen_field *f)
 
 /* The argument the generated test harness passes for a field: a value derived from (event,
  * version, field) by functions the test supplies, in the parameter's type. */
-static evgen_tvalue *test_value_expr(const evgen_model *model, const evgen_event *e, const evgen_version *ver,
-                                     const evgen_field *f, bool is_count)
+static evgen_tvalue *test_value_expr(const evgen_model *model, const evgen_model_event *e,
+                                     const evgen_model_version *ver, const evgen_model_field *f, bool is_count)
 {
     char *args = evgen_xasprintf("\"%s\", %u, \"%s\"", e->name, ver->version, f->name);
     evgen_tvalue *v = NULL;
@@ -160,11 +160,11 @@ static evgen_tvalue *test_value_expr(const evgen_model *model, const evgen_event
     return v;
 }
 
-static evgen_tvalue *field_context(const evgen_model *model, const evgen_event *e, const evgen_version *ver,
+static evgen_tvalue *field_context(const evgen_model *model, const evgen_model_event *e, const evgen_model_version *ver,
                                    size_t index)
 {
-    const evgen_slot *slot = &ver->slots[index];
-    const evgen_field *f = slot->field;
+    const evgen_model_slot *slot = &ver->slots[index];
+    const evgen_model_field *f = slot->field;
     evgen_tvalue *m = evgen_tv_map();
     set(m, "name", str(f->name));
     set(m, "index", evgen_tv_stringf("%zu", index));
@@ -185,7 +185,7 @@ static evgen_tvalue *field_context(const evgen_model *model, const evgen_event *
         set(m, "offset_comment", evgen_tv_stringf("%s+%u", ver->slots[slot->after].field->name, slot->offset));
     int count_index = -1;
     if (f->is_array) {
-        count_index = evgen_version_find_slot(ver, f->count_name);
+        count_index = evgen_model_version_find_slot(ver, f->count_name);
         char *elem = element_size_expr(model, f);
         set(m, "count_name", str(f->count_name));
         set(m, "element_size", str(elem));
@@ -208,13 +208,13 @@ static evgen_tvalue *field_context(const evgen_model *model, const evgen_event *
 }
 
 /* size = constant bytes + pointers * sizeof(void *) + every variable-length part. */
-static evgen_tvalue *size_expr(const evgen_version *ver)
+static evgen_tvalue *size_expr(const evgen_model_version *ver)
 {
     unsigned constant = 0, pointers = 0;
     evgen_strbuf sb;
     evgen_sb_init(&sb);
     for (size_t i = 0; i < ver->n_slots; i++) {
-        const evgen_field *f = ver->slots[i].field;
+        const evgen_model_field *f = ver->slots[i].field;
         if (f->is_array || ver->slots[i].size == 0)
             continue;
         if (f->type.kind == EVGEN_KIND_PTR)
@@ -226,7 +226,7 @@ static evgen_tvalue *size_expr(const evgen_version *ver)
     if (pointers)
         evgen_sb_printf(&sb, " + %u * sizeof(void *)", pointers);
     for (size_t i = 0; i < ver->n_slots; i++) {
-        const evgen_field *f = ver->slots[i].field;
+        const evgen_model_field *f = ver->slots[i].field;
         if (f->is_array || ver->slots[i].size == 0)
             evgen_sb_printf(&sb, " + evgen_size_%s", f->name);
     }
@@ -235,8 +235,8 @@ static evgen_tvalue *size_expr(const evgen_version *ver)
     return v;
 }
 
-static evgen_tvalue *version_context(const evgen_model *model, const evgen_event *e, const evgen_version *ver,
-                                     unsigned type)
+static evgen_tvalue *version_context(const evgen_model *model, const evgen_model_event *e,
+                                     const evgen_model_version *ver, unsigned type)
 {
     evgen_tvalue *m = evgen_tv_map();
     set(m, "number", evgen_tv_stringf("%u", ver->version));
@@ -263,7 +263,7 @@ static evgen_tvalue *version_context(const evgen_model *model, const evgen_event
     return m;
 }
 
-static evgen_tvalue *event_context(const evgen_model *model, const evgen_event *e, size_t index, unsigned *type)
+static evgen_tvalue *event_context(const evgen_model *model, const evgen_model_event *e, size_t index, unsigned *type)
 {
     evgen_tvalue *m = evgen_tv_map();
     set(m, "name", str(e->name));
@@ -290,7 +290,7 @@ static evgen_tvalue *event_context(const evgen_model *model, const evgen_event *
     return m;
 }
 
-static evgen_tvalue *enum_context(const evgen_enum *en, size_t index)
+static evgen_tvalue *enum_context(const evgen_model_enum *en, size_t index)
 {
     evgen_tvalue *m = evgen_tv_map();
     set(m, "name", str(en->name));
@@ -309,7 +309,7 @@ static evgen_tvalue *enum_context(const evgen_enum *en, size_t index)
     return m;
 }
 
-static evgen_tvalue *struct_context(const evgen_struct *st, size_t index)
+static evgen_tvalue *struct_context(const evgen_model_struct *st, size_t index)
 {
     evgen_tvalue *m = evgen_tv_map();
     set(m, "name", str(st->name));

@@ -10,7 +10,7 @@
 evgen_tvalue *evgen_build_context(const evgen_model *model, const char *name);
 
 /* Adds the reader side's keys of one event (context_reader.c). */
-void evgen_add_reader_context(evgen_tvalue *event_map, const evgen_model *model, const evgen_event *event);
+void evgen_add_reader_context(evgen_tvalue *event_map, const evgen_model *model, const evgen_model_event *event);
 /* Adds the reader side's keys of the whole manifest (context_reader.c): `metadata_lines`, the
  * model's metadata block payload (evgen_model_metadata) as initializer lines of 16 bytes
  * ("0x1f, 0x00, ..."), and `metadata_size`, its length. */

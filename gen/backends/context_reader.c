@@ -85,7 +85,7 @@ static const char *fixed_loader(evgen_kind kind)
 }
 
 /* The slot of field `name` in a version, or NULL. */
-static const evgen_slot *slot_named(const evgen_version *ver, const char *name)
+static const evgen_model_slot *slot_named(const evgen_model_version *ver, const char *name)
 {
     for (size_t i = 0; i < ver->n_slots; i++)
         if (strcmp(ver->slots[i].field->name, name) == 0)
@@ -95,14 +95,14 @@ static const evgen_slot *slot_named(const evgen_version *ver, const char *name)
 
 /* The first version from which `f` sits at one fixed offset (no variable field nor pointer before
  * it) with one kind in every version up to the latest, or -1 if even the latest does not. */
-static int fixed_from(const evgen_event *e, const evgen_field *f)
+static int fixed_from(const evgen_model_event *e, const evgen_model_field *f)
 {
-    const evgen_slot *latest = slot_named(&e->versions[e->n_versions - 1], f->name);
+    const evgen_model_slot *latest = slot_named(&e->versions[e->n_versions - 1], f->name);
     if (!latest || latest->after >= 0 || latest->ptrs_before > 0 || !fixed_loader(latest->field->type.kind))
         return -1;
     int from = (int)e->n_versions - 1;
     while (from > 0) {
-        const evgen_slot *s = slot_named(&e->versions[from - 1], f->name);
+        const evgen_model_slot *s = slot_named(&e->versions[from - 1], f->name);
         if (!s || s->after >= 0 || s->ptrs_before > 0 || s->offset != latest->offset ||
             s->field->type.kind != latest->field->type.kind)
             break;
@@ -111,7 +111,7 @@ static int fixed_from(const evgen_event *e, const evgen_field *f)
     return (int)e->versions[from].version;
 }
 
-static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_event *e, const evgen_field *f,
+static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_model_event *e, const evgen_model_field *f,
                                      size_t index)
 {
     evgen_tvalue *m = evgen_tv_map();
@@ -135,7 +135,7 @@ static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_event
                      evgen_tv_bool(f->is_array && !struct_elements && f->type.kind != EVGEN_KIND_GUID));
     evgen_tvalue *members = evgen_tv_list();
     if (struct_elements) {
-        const evgen_struct *st = &model->structs[f->type.struct_index];
+        const evgen_model_struct *st = &model->structs[f->type.struct_index];
         for (size_t i = 0; i < st->n_members; i++) {
             evgen_tvalue *mm = evgen_tv_map();
             const char *mtype, *mgetter, *melement;
@@ -152,7 +152,7 @@ static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_event
     int from = f->is_array ? -1 : fixed_from(e, f);
     evgen_tv_map_set(m, "fixed", evgen_tv_bool(from >= 0));
     if (from >= 0) {
-        const evgen_slot *latest = slot_named(&e->versions[e->n_versions - 1], f->name);
+        const evgen_model_slot *latest = slot_named(&e->versions[e->n_versions - 1], f->name);
         evgen_tv_map_set(m, "fixed_offset", evgen_tv_stringf("%uu", latest->offset));
         evgen_tv_map_set(m, "fixed_size", evgen_tv_stringf("%uu", latest->size));
         evgen_tv_map_set(m, "fixed_from", evgen_tv_stringf("%du", from));
@@ -162,7 +162,7 @@ static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_event
 }
 
 /* The ordinal of slot `index` among the variable-length slots of a version. */
-static int variable_ordinal(const evgen_version *ver, int index)
+static int variable_ordinal(const evgen_model_version *ver, int index)
 {
     int ordinal = 0;
     for (int i = 0; i < index; i++)
@@ -171,13 +171,13 @@ static int variable_ordinal(const evgen_version *ver, int index)
     return ordinal;
 }
 
-static evgen_tvalue *access_row(const evgen_event *e, const evgen_version *ver)
+static evgen_tvalue *access_row(const evgen_model_event *e, const evgen_model_version *ver)
 {
     evgen_tvalue *row = evgen_tv_map();
     evgen_tv_map_set(row, "number", evgen_tv_stringf("%u", ver->version));
     evgen_tvalue *slots = evgen_tv_list();
     for (size_t k = 0; k < e->n_fields; k++) {
-        const evgen_field *f = &e->fields[k];
+        const evgen_model_field *f = &e->fields[k];
         int at = -1;
         for (size_t i = 0; i < ver->n_slots && at < 0; i++)
             if (strcmp(ver->slots[i].field->name, f->name) == 0)
@@ -187,7 +187,7 @@ static evgen_tvalue *access_row(const evgen_event *e, const evgen_version *ver)
         if (at < 0) {
             evgen_tv_map_set(slot, "init", evgen_tv_string("{0, -1, 0, 0, 0, 0, 0}"));
         } else {
-            const evgen_slot *s = &ver->slots[at];
+            const evgen_model_slot *s = &ver->slots[at];
             unsigned size = s->size == 0 ? 0xFFu : s->field->type.kind == EVGEN_KIND_PTR ? 0u : s->size;
             int after = s->after >= 0 ? variable_ordinal(ver, s->after) : -1;
             int own = s->size == 0 ? variable_ordinal(ver, at) : 0;
@@ -200,7 +200,7 @@ static evgen_tvalue *access_row(const evgen_event *e, const evgen_version *ver)
     return row;
 }
 
-void evgen_add_reader_context(evgen_tvalue *event_map, const evgen_model *model, const evgen_event *e)
+void evgen_add_reader_context(evgen_tvalue *event_map, const evgen_model *model, const evgen_model_event *e)
 {
     evgen_tvalue *fields = evgen_tv_list();
     for (size_t k = 0; k < e->n_fields; k++)

@@ -6,12 +6,12 @@
 
 #include "model/util.h"
 
-static const char *slot_base_name(const evgen_version *ver, const evgen_slot *s)
+static const char *slot_base_name(const evgen_model_version *ver, const evgen_model_slot *s)
 {
     return s->after >= 0 ? ver->slots[s->after].field->name : NULL;
 }
 
-static void text_type(evgen_strbuf *sb, const evgen_model *model, const evgen_field *f)
+static void text_type(evgen_strbuf *sb, const evgen_model *model, const evgen_model_field *f)
 {
     if (f->is_array) {
         if (f->type.kind == EVGEN_KIND_STRUCT)
@@ -35,12 +35,12 @@ char *evgen_describe_text(const evgen_model *model)
     for (size_t p = 0; p < model->n_providers; p++)
         evgen_sb_printf(&sb, "provider %s \"%s\"\n", model->providers[p].symbol, model->providers[p].name);
     for (size_t i = 0; i < model->n_events; i++) {
-        const evgen_event *e = &model->events[i];
+        const evgen_model_event *e = &model->events[i];
         evgen_sb_printf(&sb, "\nevent %s id=%llu provider=%s level=%llu keywords=0x%llx versions=%u..%u\n", e->name,
                         (unsigned long long)e->id, e->provider_symbol, (unsigned long long)e->level,
                         (unsigned long long)e->keywords, e->first_version, e->latest_version);
         for (size_t v = 0; v < e->n_versions; v++) {
-            const evgen_version *ver = &e->versions[v];
+            const evgen_model_version *ver = &e->versions[v];
             evgen_sb_printf(&sb, "  version %u%s: ", ver->version, ver->legacy ? " (legacy layout)" : "");
             if (ver->variable_size)
                 evgen_sb_puts(&sb, "variable size");
@@ -48,7 +48,7 @@ char *evgen_describe_text(const evgen_model *model)
                 evgen_sb_printf(&sb, "%u bytes", ver->fixed_size);
             evgen_sb_printf(&sb, "%s\n", ver->pointer_dependent ? " (with 8-byte pointers)" : "");
             for (size_t s = 0; s < ver->n_slots; s++) {
-                const evgen_slot *slot = &ver->slots[s];
+                const evgen_model_slot *slot = &ver->slots[s];
                 const char *base = slot_base_name(ver, slot);
                 char *offset = base ? evgen_xasprintf("%s+%u", base, slot->offset)
                                     : evgen_xasprintf("%u", slot->offset);
@@ -66,7 +66,7 @@ char *evgen_describe_text(const evgen_model *model)
     return evgen_sb_take(&sb);
 }
 
-static void json_enum(evgen_strbuf *sb, const evgen_enum *en)
+static void json_enum(evgen_strbuf *sb, const evgen_model_enum *en)
 {
     evgen_sb_puts(sb, "{\"name\":");
     evgen_sb_json_string(sb, en->name);
@@ -81,14 +81,14 @@ static void json_enum(evgen_strbuf *sb, const evgen_enum *en)
     evgen_sb_puts(sb, "]}");
 }
 
-static void json_struct(evgen_strbuf *sb, const evgen_model *model, const evgen_struct *st)
+static void json_struct(evgen_strbuf *sb, const evgen_model *model, const evgen_model_struct *st)
 {
     evgen_sb_puts(sb, "{\"name\":");
     evgen_sb_json_string(sb, st->name);
     evgen_sb_printf(sb, ",\"size\":%u,\"align\":%u,\"pointer_dependent\":%s,\"members\":[", st->size, st->align,
                     st->pointer_dependent ? "true" : "false");
     for (size_t i = 0; i < st->n_members; i++) {
-        const evgen_struct_member *m = &st->members[i];
+        const evgen_model_struct_member *m = &st->members[i];
         evgen_sb_puts(sb, i ? ",{\"name\":" : "{\"name\":");
         evgen_sb_json_string(sb, m->name);
         evgen_sb_printf(sb, ",\"type\":\"%s\",\"size\":%u,\"offset\":%u", evgen_kind_name(m->kind), m->size,
@@ -102,10 +102,10 @@ static void json_struct(evgen_strbuf *sb, const evgen_model *model, const evgen_
     evgen_sb_puts(sb, "]}");
 }
 
-static void json_slot(evgen_strbuf *sb, const evgen_model *model, const evgen_version *ver, const evgen_slot *s,
-                      bool legacy)
+static void json_slot(evgen_strbuf *sb, const evgen_model *model, const evgen_model_version *ver,
+                      const evgen_model_slot *s, bool legacy)
 {
-    const evgen_field *f = s->field;
+    const evgen_model_field *f = s->field;
     evgen_sb_puts(sb, "{\"name\":");
     evgen_sb_json_string(sb, f->name);
     evgen_sb_printf(sb, ",\"type\":\"%s\"", f->is_array ? "array" : evgen_kind_name(f->type.kind));
@@ -134,7 +134,7 @@ static void json_slot(evgen_strbuf *sb, const evgen_model *model, const evgen_ve
         evgen_sb_puts(sb, ",\"count_field\":");
         evgen_sb_json_string(sb, f->count_name);
         if (f->type.kind == EVGEN_KIND_STRUCT) {
-            const evgen_struct *st = &model->structs[f->type.struct_index];
+            const evgen_model_struct *st = &model->structs[f->type.struct_index];
             evgen_sb_puts(sb, ",\"struct\":");
             evgen_sb_json_string(sb, st->name);
             evgen_sb_printf(sb, ",\"element_size\":%u", st->size);
@@ -171,7 +171,7 @@ char *evgen_describe_json(const evgen_model *model)
     }
     evgen_sb_puts(&sb, "],\n\"events\":[");
     for (size_t i = 0; i < model->n_events; i++) {
-        const evgen_event *e = &model->events[i];
+        const evgen_model_event *e = &model->events[i];
         evgen_sb_puts(&sb, i ? ",\n {\"name\":" : "\n {\"name\":");
         evgen_sb_json_string(&sb, e->name);
         evgen_sb_printf(&sb, ",\"id\":%llu,\"provider\":", (unsigned long long)e->id);
@@ -184,7 +184,7 @@ char *evgen_describe_json(const evgen_model *model)
                         (unsigned long long)e->keywords, e->first_version, e->latest_version);
         evgen_sb_puts(&sb, ",\"versions\":[");
         for (size_t v = 0; v < e->n_versions; v++) {
-            const evgen_version *ver = &e->versions[v];
+            const evgen_model_version *ver = &e->versions[v];
             evgen_sb_printf(&sb, "%s\n  {\"version\":%u,\"legacy\":%s,", v ? "," : "", ver->version,
                             ver->legacy ? "true" : "false");
             if (ver->variable_size)

@@ -25,11 +25,12 @@ static void put_le(evgen_strbuf *sb, uint64_t v, unsigned n)
 }
 
 /* The payload of one version, field by field, with the golden values. */
-static void golden_payload(const evgen_model *model, const evgen_event *e, const evgen_version *ver, evgen_strbuf *sb)
+static void golden_payload(const evgen_model *model, const evgen_model_event *e, const evgen_model_version *ver,
+                           evgen_strbuf *sb)
 {
     uint32_t counts[256] = {0};
     for (size_t i = 0; i < ver->n_slots; i++) {
-        const evgen_field *f = ver->slots[i].field;
+        const evgen_model_field *f = ver->slots[i].field;
         uint64_t v = evgen_golden_value(e->name, ver->version, f->name);
         bool is_count = false;
         for (size_t k = 0; k < ver->n_slots; k++)
@@ -37,7 +38,7 @@ static void golden_payload(const evgen_model *model, const evgen_event *e, const
         if (is_count && i < 256)
             v = counts[i] = evgen_golden_count(e->name, ver->version, f->name);
         if (f->is_array) {
-            int c = evgen_version_find_slot(ver, f->count_name);
+            int c = evgen_model_version_find_slot(ver, f->count_name);
             unsigned elem = f->type.kind == EVGEN_KIND_STRUCT ? model->structs[f->type.struct_index].size
                                                                : evgen_kind_size(f->type.kind);
             size_t n = (size_t)(c >= 0 && c < 256 ? counts[c] : 0) * elem;
@@ -171,9 +172,9 @@ int evgen_golden_write(const evgen_model *model, const char *name, const char *p
         evgen_strbuf payload;
         evgen_sb_init(&payload);
         for (size_t i = 0; i < model->n_events && status == 0; i++) {
-            const evgen_event *e = &model->events[i];
+            const evgen_model_event *e = &model->events[i];
             for (size_t v = 0; v < e->n_versions && status == 0; v++) {
-                const evgen_version *ver = &e->versions[v];
+                const evgen_model_version *ver = &e->versions[v];
                 if (evgen_golden_holds(held, e->name, ver->version))
                     continue;
                 payload.len = 0;

@@ -30,20 +30,20 @@ static uint8_t wire_kind(evgen_kind kind)
     return (uint8_t)(kind + 1); /* evgen_kind and evgen_wire_kind list the kinds in one order */
 }
 
-static void build_versions(built *b, const evgen_event *e, evgen_event_desc *ed)
+static void build_versions(built *b, const evgen_model_event *e, evgen_event_desc *ed)
 {
     evgen_version_desc *vd = keep(b, (e->n_versions ? e->n_versions : 1) * sizeof *vd);
     for (size_t v = 0; v < e->n_versions; v++) {
-        const evgen_version *ver = &e->versions[v];
+        const evgen_model_version *ver = &e->versions[v];
         evgen_field_desc *fd = keep(b, (ver->n_slots ? ver->n_slots : 1) * sizeof *fd);
         for (size_t i = 0; i < ver->n_slots; i++) {
-            const evgen_field *f = ver->slots[i].field;
+            const evgen_model_field *f = ver->slots[i].field;
             fd[i].name = f->name;
             fd[i].kind = wire_kind(f->type.kind);
             fd[i].flags = f->is_array ? EVGEN_FIELD_ARRAY : 0;
             fd[i].enum_index = (int16_t)f->type.enum_index;
             fd[i].struct_index = (int16_t)f->type.struct_index;
-            fd[i].count_field = (int16_t)(f->is_array ? evgen_version_find_slot(ver, f->count_name) : -1);
+            fd[i].count_field = (int16_t)(f->is_array ? evgen_model_version_find_slot(ver, f->count_name) : -1);
         }
         vd[v].size = sizeof vd[v];
         vd[v].version = (uint16_t)ver->version;
@@ -64,7 +64,7 @@ evgen_manifest_desc *evgen_manifest_desc_build(const evgen_model *model, const c
         providers[p] = model->providers[p].name;
     evgen_enum_desc *enums = keep(b, (model->n_enums + 1) * sizeof *enums);
     for (size_t i = 0; i < model->n_enums; i++) {
-        const evgen_enum *en = &model->enums[i];
+        const evgen_model_enum *en = &model->enums[i];
         evgen_enum_const_desc *c = keep(b, (en->n_consts + 1) * sizeof *c);
         for (size_t k = 0; k < en->n_consts; k++) {
             c[k].name = en->consts[k].display_name;
@@ -74,7 +74,7 @@ evgen_manifest_desc *evgen_manifest_desc_build(const evgen_model *model, const c
     }
     evgen_struct_desc *structs = keep(b, (model->n_structs + 1) * sizeof *structs);
     for (size_t i = 0; i < model->n_structs; i++) {
-        const evgen_struct *st = &model->structs[i];
+        const evgen_model_struct *st = &model->structs[i];
         evgen_member_desc *m = keep(b, (st->n_members + 1) * sizeof *m);
         for (size_t k = 0; k < st->n_members; k++)
             m[k] = (evgen_member_desc){st->members[k].name, wire_kind(st->members[k].kind),
@@ -84,7 +84,7 @@ evgen_manifest_desc *evgen_manifest_desc_build(const evgen_model *model, const c
     evgen_event_desc *events = keep(b, (model->n_events + 1) * sizeof *events);
     uint32_t types = 0;
     for (size_t i = 0; i < model->n_events; i++) {
-        const evgen_event *e = &model->events[i];
+        const evgen_model_event *e = &model->events[i];
         evgen_event_desc *ed = &events[i];
         ed->size = sizeof *ed;
         ed->name = e->name;

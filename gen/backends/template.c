@@ -389,7 +389,7 @@ static size_t tag_close(const lexer *lx, size_t p, tok_kind kind)
 
 static void lex_error(lexer *lx, size_t at, const char *message)
 {
-    evgen_loc loc = {lx->name, lx->line, (unsigned)(at - lx->line_start) + 1};
+    evgen_model_loc loc = {lx->name, lx->line, (unsigned)(at - lx->line_start) + 1};
     evgen_error(lx->diags, &loc, EVGEN_D_TEMPLATE, "%s", message);
 }
 
@@ -532,7 +532,7 @@ static void error_at(parser *p, unsigned line, unsigned col, const char *fmt, ..
     __attribute__((format(printf, 4, 5)));
 static void error_at(parser *p, unsigned line, unsigned col, const char *fmt, ...)
 {
-    evgen_loc loc = {p->name, line, col};
+    evgen_model_loc loc = {p->name, line, col};
     va_list ap;
     va_start(ap, fmt);
     evgen_verror(p->diags, &loc, EVGEN_D_TEMPLATE, fmt, ap);
@@ -541,7 +541,7 @@ static void error_at(parser *p, unsigned line, unsigned col, const char *fmt, ..
 
 static void note_at(parser *p, unsigned line, unsigned col, const char *message)
 {
-    evgen_loc loc = {p->name, line, col};
+    evgen_model_loc loc = {p->name, line, col};
     evgen_note(p->diags, &loc, "%s", message);
 }
 
@@ -926,7 +926,7 @@ static void render_error(renderer *r, unsigned line, unsigned col, const char *f
     __attribute__((format(printf, 4, 5)));
 static void render_error(renderer *r, unsigned line, unsigned col, const char *fmt, ...)
 {
-    evgen_loc loc = {r->t->name, line, col};
+    evgen_model_loc loc = {r->t->name, line, col};
     va_list ap;
     va_start(ap, fmt);
     evgen_verror(r->diags, &loc, EVGEN_D_TEMPLATE, fmt, ap);

@@ -13,10 +13,10 @@
 #include "lock/lock_model.h"
 #include "model/outputs.h"
 #include "model/util.h"
-#include "reader_api.h"
 
-#include "evgen/convert.h" /* after reader_api.h, which includes evgen/reader.h first */
+#include "evgen/convert.h"
 #include "evgen/dump_cli.h"
+#include "evgen/reader.h"
 
 enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2 };
 
@@ -38,7 +38,7 @@ static char *unlocked_versions(const evgen_model *model, const evgen_lock *lock,
     evgen_sb_init(&sb);
     *count = 0;
     for (size_t i = 0; i < model->n_events; i++) {
-        const evgen_event *e = &model->events[i];
+        const evgen_model_event *e = &model->events[i];
         const evgen_lock_event *le = NULL;
         for (size_t j = 0; lock && j < lock->n_events; j++)
             if (strcmp(lock->events[j].name, e->name) == 0)

@@ -8,8 +8,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "evgen/reader.h"
 #include "model/diag.h"
-#include "reader_api.h"
 
 /* The file name of the manifest shipped with evgen, under `<prefix>/share/evgen/manifest/`. */
 #define EVGEN_DEFAULT_MANIFEST "gcevents.h"

@@ -132,7 +132,7 @@ static const char *const reserved_words[] = {
 
 /* Checks that `name` can become part of generated C and C++ identifiers. `ev` is reserved: it is
  * the parameter name of every generated accessor. */
-static bool check_identifier(evgen_frontend_state *st, const char *name, const evgen_loc *loc, const char *what)
+static bool check_identifier(evgen_frontend_state *st, const char *name, const evgen_model_loc *loc, const char *what)
 {
     bool ok = name && name[0] && (isalpha((unsigned char)name[0]) || name[0] == '_');
     for (const char *p = name; ok && *p; p++)
@@ -163,7 +163,7 @@ static bool check_identifier(evgen_frontend_state *st, const char *name, const e
 
 /* ---- probes ----------------------------------------------------------------------------- */
 
-static evgen_event *find_event_mut(evgen_model *model, const char *name)
+static evgen_model_event *find_event_mut(evgen_model *model, const char *name)
 {
     for (size_t i = model->n_events; i-- > 0;)
         if (strcmp(model->events[i].name, name) == 0)
@@ -171,7 +171,7 @@ static evgen_event *find_event_mut(evgen_model *model, const char *name)
     return NULL;
 }
 
-static bool int_arg(evgen_frontend_state *st, const probe_vars *pv, const char *var, const evgen_loc *loc,
+static bool int_arg(evgen_frontend_state *st, const probe_vars *pv, const char *var, const evgen_model_loc *loc,
                     const char *what, long long min, long long max, long long *out)
 {
     if (!var_int(pv, var, out, NULL)) {
@@ -186,7 +186,8 @@ static bool int_arg(evgen_frontend_state *st, const probe_vars *pv, const char *
     return true;
 }
 
-static void probe_provider(evgen_frontend_state *st, const probe_vars *pv, evgen_loc loc, const evgen_loc *args)
+static void probe_provider(evgen_frontend_state *st, const probe_vars *pv, evgen_model_loc loc,
+                           const evgen_model_loc *args)
 {
     char *symbol = var_string(pv, "evgen_symbol");
     char *name = var_string(pv, "evgen_name");
@@ -210,7 +211,7 @@ static void probe_provider(evgen_frontend_state *st, const probe_vars *pv, evgen
         free(name);
         return;
     }
-    evgen_provider *p = EVGEN_PUSH(st->model->providers, st->model->n_providers);
+    evgen_model_provider *p = EVGEN_PUSH(st->model->providers, st->model->n_providers);
     p->symbol = symbol;
     p->name = name;
     p->loc = loc;
@@ -218,7 +219,8 @@ static void probe_provider(evgen_frontend_state *st, const probe_vars *pv, evgen
     p->name_loc = args[1];
 }
 
-static void probe_event(evgen_frontend_state *st, const probe_vars *pv, evgen_loc loc, const evgen_loc *args)
+static void probe_event(evgen_frontend_state *st, const probe_vars *pv, evgen_model_loc loc,
+                        const evgen_model_loc *args)
 {
     char *name = var_string(pv, "evgen_name");
     /* A bad name is reported, and the event still recorded so that its fields are not reported
@@ -235,7 +237,7 @@ static void probe_event(evgen_frontend_state *st, const probe_vars *pv, evgen_lo
         ok = false;
     }
     char *provider = var_string(pv, "evgen_provider");
-    evgen_event *e = EVGEN_PUSH(st->model->events, st->model->n_events);
+    evgen_model_event *e = EVGEN_PUSH(st->model->events, st->model->n_events);
     e->name = name;
     e->id = (uint64_t)id;
     e->level = (uint64_t)level;
@@ -252,10 +254,11 @@ static void probe_event(evgen_frontend_state *st, const probe_vars *pv, evgen_lo
 }
 
 /* Finds the event a field/version line belongs to; reports an undeclared one. */
-static evgen_event *owner_event(evgen_frontend_state *st, const probe_vars *pv, const evgen_loc *loc, char **name_out)
+static evgen_model_event *owner_event(evgen_frontend_state *st, const probe_vars *pv, const evgen_model_loc *loc,
+                                      char **name_out)
 {
     char *event = var_string(pv, "evgen_event");
-    evgen_event *e = event ? find_event_mut(st->model, event) : NULL;
+    evgen_model_event *e = event ? find_event_mut(st->model, event) : NULL;
     if (!e) {
         evgen_error(st->diags, loc, EVGEN_D_UNDECLARED_EVENT, "'%s' is not an event declared by KNOWN_EVENT before this line",
                     event ? event : "");
@@ -273,19 +276,19 @@ typedef enum probe_kind { PROBE_FIELD, PROBE_ARRAY, PROBE_LEGACY } probe_kind;
 
 /* `wrapped`: the line came through a user's macro, so the argument positions are unknown; the
  * type's is still found where it was spelled. */
-static void probe_field(evgen_frontend_state *st, const probe_vars *pv, evgen_loc loc, evgen_loc *args, bool wrapped,
-                        probe_kind kind)
+static void probe_field(evgen_frontend_state *st, const probe_vars *pv, evgen_model_loc loc, evgen_model_loc *args,
+                        bool wrapped, probe_kind kind)
 {
     const probe_var *tv = find_var(pv, "evgen_type");
     if (tv && wrapped)
         args[2] = evgen_fe_file_loc(st, clang_getRangeStart(clang_getCursorExtent(tv->cursor)));
-    evgen_event *e = owner_event(st, pv, &args[0], NULL);
+    evgen_model_event *e = owner_event(st, pv, &args[0], NULL);
     char *name = var_string(pv, "evgen_name");
     long long since = 0;
     bool ok = check_identifier(st, name, &args[3], "field");
     const char *since_what = kind == PROBE_LEGACY ? "legacy version" : "since";
     ok = int_arg(st, pv, "evgen_since", &args[1], since_what, 0, 255, &since) && ok;
-    evgen_type type;
+    evgen_model_type type;
     memset(&type, 0, sizeof type);
     evgen_type_use use = kind == PROBE_ARRAY ? EVGEN_USE_ARRAY_ELEMENT : EVGEN_USE_FIELD;
     ok = tv && evgen_fe_resolve_type(st, clang_getCursorType(tv->cursor), use, &args[2], &type) && ok;
@@ -298,7 +301,7 @@ static void probe_field(evgen_frontend_state *st, const probe_vars *pv, evgen_lo
         free(count);
         return;
     }
-    evgen_field *f = kind == PROBE_LEGACY ? EVGEN_PUSH(e->legacy_fields, e->n_legacy_fields)
+    evgen_model_field *f = kind == PROBE_LEGACY ? EVGEN_PUSH(e->legacy_fields, e->n_legacy_fields)
                                           : EVGEN_PUSH(e->fields, e->n_fields);
     f->name = name;
     f->type = type;
@@ -313,9 +316,9 @@ static void probe_field(evgen_frontend_state *st, const probe_vars *pv, evgen_lo
     f->count_loc = args[4];
 }
 
-static void probe_version(evgen_frontend_state *st, const probe_vars *pv, const evgen_loc *args)
+static void probe_version(evgen_frontend_state *st, const probe_vars *pv, const evgen_model_loc *args)
 {
-    evgen_event *e = owner_event(st, pv, &args[0], NULL);
+    evgen_model_event *e = owner_event(st, pv, &args[0], NULL);
     long long version = 0;
     if (!int_arg(st, pv, "evgen_since", &args[1], "version", 0, 255, &version) || !e)
         return;
@@ -331,8 +334,8 @@ static void run_probe(evgen_frontend_state *st, CXCursor fn, const char *kind)
     pv.count = 0;
     clang_visitChildren(fn, collect_vars, &pv);
     unsigned offset = 0;
-    evgen_loc loc = evgen_fe_expansion_loc(st, clang_getCursorLocation(fn), &offset);
-    evgen_loc args[EVGEN_MAX_ARGS];
+    evgen_model_loc loc = evgen_fe_expansion_loc(st, clang_getCursorLocation(fn), &offset);
+    evgen_model_loc args[EVGEN_MAX_ARGS];
     bool wrapped = !evgen_fe_argument_locs(st, loc, offset, args);
     if (strcmp(kind, "provider") == 0)
         probe_provider(st, &pv, loc, args);
@@ -388,7 +391,7 @@ static void visit_inclusion(CXFile file, CXSourceLocation *stack, unsigned depth
 
 /* Generated code declares a parameter per field: a field named like a macro would be replaced
  * by the macro's expansion there. */
-static void check_fields_of(evgen_frontend_state *st, const evgen_field *fields, size_t n)
+static void check_fields_of(evgen_frontend_state *st, const evgen_model_field *fields, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         const evgen_macro_def *m = evgen_fe_find_macro(st, fields[i].name);

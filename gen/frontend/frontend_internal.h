@@ -19,16 +19,16 @@ typedef struct evgen_macro_use {
     int macro; /* index into evgen_manifest_macros */
     const char *file; /* interned */
     unsigned offset;
-    evgen_loc loc;
-    evgen_loc args[EVGEN_MAX_ARGS];
+    evgen_model_loc loc;
+    evgen_model_loc args[EVGEN_MAX_ARGS];
     bool empty[EVGEN_MAX_ARGS]; /* nothing written between the commas */
-    evgen_loc end;              /* the closing parenthesis */
+    evgen_model_loc end;        /* the closing parenthesis */
     unsigned n_args;
 } evgen_macro_use;
 
 typedef struct evgen_macro_def {
     char *name;
-    evgen_loc loc;
+    evgen_model_loc loc;
 } evgen_macro_def;
 
 typedef struct evgen_frontend_state {
@@ -57,8 +57,8 @@ extern const evgen_manifest_macro evgen_manifest_macros[];
 extern const size_t evgen_n_manifest_macros;
 
 /* Locations (frontend_macros.c). */
-evgen_loc evgen_fe_expansion_loc(evgen_frontend_state *st, CXSourceLocation where, unsigned *offset);
-evgen_loc evgen_fe_file_loc(evgen_frontend_state *st, CXSourceLocation where);
+evgen_model_loc evgen_fe_expansion_loc(evgen_frontend_state *st, CXSourceLocation where, unsigned *offset);
+evgen_model_loc evgen_fe_file_loc(evgen_frontend_state *st, CXSourceLocation where);
 
 /* Records every invocation of a manifest macro with its arguments' positions, and every macro
  * definition of the translation unit. */
@@ -69,8 +69,8 @@ void evgen_fe_free_macros(evgen_frontend_state *st);
 /* The argument positions of the invocation that produced a probe at `loc` (expansion location
  * at file offset `offset`). Through a user's macro wrapping ours there is no such invocation:
  * every argument then points at `loc`, and false is returned. */
-bool evgen_fe_argument_locs(evgen_frontend_state *st, evgen_loc loc, unsigned offset,
-                            evgen_loc args[EVGEN_MAX_ARGS]);
+bool evgen_fe_argument_locs(evgen_frontend_state *st, evgen_model_loc loc, unsigned offset,
+                            evgen_model_loc args[EVGEN_MAX_ARGS]);
 /* Copies clang's diagnostics, with its notes, and with a note of ours where an error falls in a
  * manifest macro's argument. Returns the number of errors. */
 size_t evgen_fe_report_clang_diagnostics(evgen_frontend_state *st);
@@ -80,7 +80,7 @@ typedef enum evgen_type_use { EVGEN_USE_FIELD, EVGEN_USE_ARRAY_ELEMENT, EVGEN_US
 /* Resolves a C type to a wire type, walking typedefs until an exact-width or evgen name; enums
  * and structs are registered in the model. Reports an error at `loc` and returns false when the
  * type is not allowed for `use`. */
-bool evgen_fe_resolve_type(evgen_frontend_state *st, CXType t, evgen_type_use use, const evgen_loc *loc,
-                           evgen_type *out);
+bool evgen_fe_resolve_type(evgen_frontend_state *st, CXType t, evgen_type_use use, const evgen_model_loc *loc,
+                           evgen_model_type *out);
 
 #endif /* EVGEN_GEN_FRONTEND_INTERNAL_H */

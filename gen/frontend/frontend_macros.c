@@ -19,9 +19,9 @@ const size_t evgen_n_manifest_macros = sizeof evgen_manifest_macros / sizeof evg
 
 /* ---- locations -------------------------------------------------------------------------- */
 
-static evgen_loc make_loc(evgen_frontend_state *st, CXFile file, unsigned line, unsigned col)
+static evgen_model_loc make_loc(evgen_frontend_state *st, CXFile file, unsigned line, unsigned col)
 {
-    evgen_loc loc = {NULL, line, col};
+    evgen_model_loc loc = {NULL, line, col};
     if (file) {
         CXString name = clang_getFileName(file);
         loc.file = evgen_model_intern_file(st->model, clang_getCString(name));
@@ -30,7 +30,7 @@ static evgen_loc make_loc(evgen_frontend_state *st, CXFile file, unsigned line, 
     return loc;
 }
 
-evgen_loc evgen_fe_expansion_loc(evgen_frontend_state *st, CXSourceLocation where, unsigned *offset)
+evgen_model_loc evgen_fe_expansion_loc(evgen_frontend_state *st, CXSourceLocation where, unsigned *offset)
 {
     CXFile file;
     unsigned line, col, off;
@@ -40,7 +40,7 @@ evgen_loc evgen_fe_expansion_loc(evgen_frontend_state *st, CXSourceLocation wher
     return make_loc(st, file, line, col);
 }
 
-evgen_loc evgen_fe_file_loc(evgen_frontend_state *st, CXSourceLocation where)
+evgen_model_loc evgen_fe_file_loc(evgen_frontend_state *st, CXSourceLocation where)
 {
     CXFile file;
     unsigned line, col, off;
@@ -75,7 +75,7 @@ static void split_arguments(evgen_frontend_state *st, evgen_macro_use *use, CXTo
         bool opens = punct && is_punct(s, "([{"), closes = punct && is_punct(s, ")]}");
         bool comma = punct && depth == 1 && strcmp(s, ",") == 0;
         clang_disposeString(sp);
-        evgen_loc at = evgen_fe_file_loc(st, clang_getTokenLocation(st->tu, tokens[i]));
+        evgen_model_loc at = evgen_fe_file_loc(st, clang_getTokenLocation(st->tu, tokens[i]));
         if (opens && ++depth == 1)
             continue;
         if (closes && --depth == 0) {
@@ -167,7 +167,8 @@ void evgen_fe_collect_macro_uses(evgen_frontend_state *st)
     qsort(st->macros, st->n_macros, sizeof *st->macros, compare_macros);
 }
 
-bool evgen_fe_argument_locs(evgen_frontend_state *st, evgen_loc loc, unsigned offset, evgen_loc args[EVGEN_MAX_ARGS])
+bool evgen_fe_argument_locs(evgen_frontend_state *st, evgen_model_loc loc, unsigned offset,
+                            evgen_model_loc args[EVGEN_MAX_ARGS])
 {
     for (size_t k = 0; k < st->n_uses; k++) {
         size_t i = (st->next_use + k) % st->n_uses;
@@ -186,13 +187,13 @@ bool evgen_fe_argument_locs(evgen_frontend_state *st, evgen_loc loc, unsigned of
 
 /* ---- clang's diagnostics ---------------------------------------------------------------- */
 
-static bool loc_before(const evgen_loc *a, const evgen_loc *b)
+static bool loc_before(const evgen_model_loc *a, const evgen_model_loc *b)
 {
     return a->line < b->line || (a->line == b->line && a->col < b->col);
 }
 
 /* The macro invocation whose argument `arg` (or the macro itself: -1) holds a position. */
-static const evgen_macro_use *use_at(const evgen_frontend_state *st, const evgen_loc *at, int *arg)
+static const evgen_macro_use *use_at(const evgen_frontend_state *st, const evgen_model_loc *at, int *arg)
 {
     for (size_t i = 0; i < st->n_uses; i++) {
         const evgen_macro_use *use = &st->uses[i];
@@ -206,7 +207,7 @@ static const evgen_macro_use *use_at(const evgen_frontend_state *st, const evgen
         if (use->file != at->file)
             continue;
         for (unsigned a = 0; a < use->n_args; a++) {
-            const evgen_loc *next = a + 1 < use->n_args ? &use->args[a + 1] : &use->end;
+            const evgen_model_loc *next = a + 1 < use->n_args ? &use->args[a + 1] : &use->end;
             if (!loc_before(at, &use->args[a]) && loc_before(at, next)) {
                 *arg = (int)a;
                 return use;
@@ -251,7 +252,7 @@ static int macro_on_line(evgen_frontend_state *st, CXFile file, unsigned line, u
 
 /* Adds our explanation to a clang error that falls inside a manifest macro invocation.
  * Returns true when the error breaks the invocation itself, so that what follows is noise. */
-static bool annotate(evgen_frontend_state *st, CXFile file, const evgen_loc *at, const char *message)
+static bool annotate(evgen_frontend_state *st, CXFile file, const evgen_model_loc *at, const char *message)
 {
     evgen_strbuf sb;
     evgen_sb_init(&sb);
@@ -297,7 +298,7 @@ static evgen_severity severity_of(enum CXDiagnosticSeverity sev)
 /* Adds one clang diagnostic; notes in evgen's own probe header are clang talking about our
  * macro plumbing, not about the manifest, and are left out. */
 static void add_clang_diagnostic(evgen_frontend_state *st, CXDiagnostic d, evgen_severity sev, CXFile *file_out,
-                                 evgen_loc *at)
+                                 evgen_model_loc *at)
 {
     /* Where clang wrote the offending token (a #define's body, say), unless that is inside
      * evgen's probe macros: then where the manifest used them. */
@@ -329,7 +330,7 @@ size_t evgen_fe_report_clang_diagnostics(evgen_frontend_state *st)
         bool stop = false;
         if (sev != CXDiagnostic_Ignored) {
             CXFile file = NULL;
-            evgen_loc at;
+            evgen_model_loc at;
             add_clang_diagnostic(st, d, severity_of(sev), &file, &at);
             if (sev >= CXDiagnostic_Error) {
                 errors++;
@@ -338,7 +339,7 @@ size_t evgen_fe_report_clang_diagnostics(evgen_frontend_state *st)
             CXDiagnosticSet children = clang_getChildDiagnostics(d);
             for (unsigned c = 0; c < clang_getNumDiagnosticsInSet(children); c++) {
                 CXDiagnostic child = clang_getDiagnosticInSet(children, c);
-                evgen_loc child_at;
+                evgen_model_loc child_at;
                 add_clang_diagnostic(st, child, EVGEN_SEV_NOTE, NULL, &child_at);
                 clang_disposeDiagnostic(child);
             }

@@ -37,9 +37,9 @@ static char *cursor_usr(CXCursor c)
 static enum CXChildVisitResult collect_enum_const(CXCursor c, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    evgen_enum *en = data;
+    evgen_model_enum *en = data;
     if (clang_getCursorKind(c) == CXCursor_EnumConstantDecl) {
-        evgen_enum_const *k = EVGEN_PUSH(en->consts, en->n_consts);
+        evgen_model_enum_const *k = EVGEN_PUSH(en->consts, en->n_consts);
         CXString s = clang_getCursorSpelling(c);
         k->name = evgen_xstrdup(clang_getCString(s));
         clang_disposeString(s);
@@ -59,7 +59,7 @@ static int register_enum(evgen_frontend_state *st, CXCursor decl, const char *na
         }
     }
     size_t n = st->model->n_enums;
-    evgen_enum *en = EVGEN_PUSH(st->model->enums, st->model->n_enums);
+    evgen_model_enum *en = EVGEN_PUSH(st->model->enums, st->model->n_enums);
     st->enum_usrs = evgen_xrealloc(st->enum_usrs, (n + 1) * sizeof *st->enum_usrs);
     st->enum_usrs[n] = usr;
     en->name = evgen_xstrdup(name);
@@ -77,7 +77,7 @@ static int register_enum(evgen_frontend_state *st, CXCursor decl, const char *na
 
 
 static int register_struct(evgen_frontend_state *st, CXType record, const char *name, const char *c_type,
-                           const evgen_loc *use_loc);
+                           const evgen_model_loc *use_loc);
 
 /* The fix to suggest for a builtin integer type of the given size and signedness. */
 static const char *exact_width_for(long long size, bool is_signed)
@@ -96,7 +96,8 @@ static bool builtin_is_signed(enum CXTypeKind k)
            k == CXType_Int128 || k == CXType_SChar || k == CXType_Char_S || k == CXType_WChar;
 }
 
-bool evgen_fe_resolve_type(evgen_frontend_state *st, CXType t, evgen_type_use use, const evgen_loc *loc, evgen_type *out)
+bool evgen_fe_resolve_type(evgen_frontend_state *st, CXType t, evgen_type_use use, const evgen_model_loc *loc,
+                           evgen_model_type *out)
 {
     char *spelled = type_spelling(t);
     const char *nearest_typedef = NULL; /* the innermost typedef name seen, for enum/struct names */
@@ -159,7 +160,7 @@ bool evgen_fe_resolve_type(evgen_frontend_state *st, CXType t, evgen_type_use us
             out->enum_index = register_enum(st, decl, name[0] ? name : spelled);
             /* Signed only if a constant is negative: compilers differ on an enum's underlying
              * type (MSVC's is always int), and the wire type must not. */
-            const evgen_enum *en = &st->model->enums[out->enum_index];
+            const evgen_model_enum *en = &st->model->enums[out->enum_index];
             bool is_signed = false;
             for (size_t i = 0; i < en->n_consts; i++)
                 is_signed = is_signed || en->consts[i].value < 0;
@@ -265,8 +266,8 @@ done:
 
 typedef struct struct_walk {
     evgen_frontend_state *st;
-    evgen_struct *s;
-    const evgen_loc *use_loc;
+    evgen_model_struct *s;
+    const evgen_model_loc *use_loc;
     bool ok;
 } struct_walk;
 
@@ -275,8 +276,8 @@ static enum CXVisitorResult collect_member(CXCursor c, CXClientData data)
     struct_walk *w = data;
     evgen_frontend_state *st = w->st;
     CXString name = clang_getCursorSpelling(c);
-    evgen_loc loc = evgen_fe_file_loc(st, clang_getCursorLocation(c));
-    evgen_loc type_loc = evgen_fe_file_loc(st, clang_getRangeStart(clang_getCursorExtent(c)));
+    evgen_model_loc loc = evgen_fe_file_loc(st, clang_getCursorLocation(c));
+    evgen_model_loc type_loc = evgen_fe_file_loc(st, clang_getRangeStart(clang_getCursorExtent(c)));
     if (clang_Cursor_isBitField(c)) {
         evgen_error(st->diags, &loc, EVGEN_D_BAD_TYPE, "bit-field '%s' is not allowed in an array element struct",
                     clang_getCString(name));
@@ -285,7 +286,7 @@ static enum CXVisitorResult collect_member(CXCursor c, CXClientData data)
         clang_disposeString(name);
         return CXVisit_Continue;
     }
-    evgen_type type;
+    evgen_model_type type;
     size_t errors_before = st->diags->n_errors;
     if (!evgen_fe_resolve_type(st, clang_getCursorType(c), EVGEN_USE_STRUCT_MEMBER, &type_loc, &type)) {
         if (st->diags->n_errors > errors_before)
@@ -294,7 +295,7 @@ static enum CXVisitorResult collect_member(CXCursor c, CXClientData data)
         clang_disposeString(name);
         return CXVisit_Continue;
     }
-    evgen_struct_member *m = EVGEN_PUSH(w->s->members, w->s->n_members);
+    evgen_model_struct_member *m = EVGEN_PUSH(w->s->members, w->s->n_members);
     m->name = evgen_xstrdup(clang_getCString(name));
     m->kind = type.kind;
     m->enum_index = type.enum_index;
@@ -309,7 +310,7 @@ static enum CXVisitorResult collect_member(CXCursor c, CXClientData data)
 }
 
 static int register_struct(evgen_frontend_state *st, CXType record, const char *name, const char *c_type,
-                           const evgen_loc *use_loc)
+                           const evgen_model_loc *use_loc)
 {
     CXCursor decl = clang_getTypeDeclaration(record);
     char *usr = cursor_usr(decl);
@@ -319,7 +320,7 @@ static int register_struct(evgen_frontend_state *st, CXType record, const char *
             return (int)i;
         }
     }
-    evgen_struct tmp;
+    evgen_model_struct tmp;
     memset(&tmp, 0, sizeof tmp);
     tmp.name = evgen_xstrdup(name);
     tmp.c_type = evgen_xstrdup(c_type);

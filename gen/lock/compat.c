@@ -19,16 +19,16 @@ typedef struct compat_state {
     evgen_diags *diags;
     /* Locations already reported for the current event: one edit breaks every later version
      * too, and is reported once. */
-    evgen_loc *reported;
+    evgen_model_loc *reported;
     size_t n_reported;
     struct moved_field *moved; /* of the current event */
     size_t n_moved;
 } compat_state;
 
-static bool already_reported(compat_state *st, const evgen_loc *loc)
+static bool already_reported(compat_state *st, const evgen_model_loc *loc)
 {
     for (size_t i = 0; i < st->n_reported; i++) {
-        const evgen_loc *r = &st->reported[i];
+        const evgen_model_loc *r = &st->reported[i];
         if (r->file == loc->file && r->line == loc->line && r->col == loc->col)
             return true;
     }
@@ -51,7 +51,7 @@ static unsigned latest_locked(const evgen_lock_event *le)
 typedef struct field_list {
     const evgen_lock_field **locked;
     size_t n_locked;
-    const evgen_field **fields;
+    const evgen_model_field **fields;
     size_t n_fields;
 } field_list;
 
@@ -63,7 +63,7 @@ static bool is_moved(const compat_state *st, const char *name)
     return false;
 }
 
-static field_list compared_fields(const compat_state *st, const evgen_version *ver, const evgen_lock_version *lv)
+static field_list compared_fields(const compat_state *st, const evgen_model_version *ver, const evgen_lock_version *lv)
 {
     field_list fl = {NULL, 0, NULL, 0};
     for (size_t i = 0; i < lv->n_fields; i++)
@@ -100,13 +100,13 @@ static int field_index(const field_list *fl, const char *name)
 /* The EVENT_FIELD line behind a slot. A legacy version's slots are its EVENT_LEGACY_FIELD lines,
  * but a field is named (and renamed) on its EVENT_FIELD line: that is where the edit is. A legacy
  * line naming no field is its own edit. */
-static const evgen_field *declared_field(const evgen_event *e, const evgen_field *f)
+static const evgen_model_field *declared_field(const evgen_model_event *e, const evgen_model_field *f)
 {
-    int i = evgen_event_find_field(e, f->name);
+    int i = evgen_model_event_find_field(e, f->name);
     return i >= 0 ? &e->fields[i] : f;
 }
 
-static const evgen_field *legacy_line_naming(const evgen_event *e, const char *name)
+static const evgen_model_field *legacy_line_naming(const evgen_model_event *e, const char *name)
 {
     for (size_t i = 0; i < e->n_legacy_fields; i++)
         if (strcmp(e->legacy_fields[i].name, name) == 0)
@@ -114,7 +114,7 @@ static const evgen_field *legacy_line_naming(const evgen_event *e, const char *n
     return NULL;
 }
 
-/* What changed between two signatures of one field (see evgen_field_signature): an array's count
+/* What changed between two signatures of one field (see evgen_model_field_signature): an array's count
  * field, its element struct's size (stride) or members, or the type itself. */
 static const char *type_change(const char *now, const char *locked)
 {
@@ -130,8 +130,8 @@ static const char *type_change(const char *now, const char *locked)
     return "retyped";
 }
 
-static void report_added(compat_state *st, const evgen_event *e, const evgen_version *ver,
-                         const evgen_lock_version *lv, const evgen_field *mf, unsigned next)
+static void report_added(compat_state *st, const evgen_model_event *e, const evgen_model_version *ver,
+                         const evgen_lock_version *lv, const evgen_model_field *mf, unsigned next)
 {
     if (already_reported(st, &mf->since_loc))
         return;
@@ -141,8 +141,8 @@ static void report_added(compat_state *st, const evgen_event *e, const evgen_ver
                ver->version, next);
 }
 
-static void report_removed(compat_state *st, const evgen_event *e, const evgen_version *ver,
-                           const evgen_lock_field *lf, const evgen_loc *where, const char *place)
+static void report_removed(compat_state *st, const evgen_model_event *e, const evgen_model_version *ver,
+                           const evgen_lock_field *lf, const evgen_model_loc *where, const char *place)
 {
     if (already_reported(st, where))
         return;
@@ -151,12 +151,12 @@ static void report_removed(compat_state *st, const evgen_event *e, const evgen_v
     evgen_note(st->diags, &lf->loc, "restore '%s' (%s); a shipped field is never removed", lf->name, lf->signature);
 }
 
-static void report_retyped(compat_state *st, const evgen_event *e, const evgen_version *ver,
-                           const evgen_field *mf, const evgen_lock_field *lf, const char *sig, unsigned next)
+static void report_retyped(compat_state *st, const evgen_model_event *e, const evgen_model_version *ver,
+                           const evgen_model_field *mf, const evgen_lock_field *lf, const char *sig, unsigned next)
 {
     /* Another count field is an edit of the count argument; any other change, of the type's. */
     const char *change = type_change(sig, lf->signature);
-    const evgen_loc *where = strcmp(change, "counted by another field") == 0 ? &mf->count_loc : &mf->type_loc;
+    const evgen_model_loc *where = strcmp(change, "counted by another field") == 0 ? &mf->count_loc : &mf->type_loc;
     if (already_reported(st, where))
         return;
     evgen_error(st->diags, where, EVGEN_D_COMPAT_FIELD, "field '%s' of locked version %u of '%s' is %s: %s, locked as %s",
@@ -171,17 +171,17 @@ static void report_retyped(compat_state *st, const evgen_event *e, const evgen_v
 
 /* Reported at the EVENT_FIELD line that carries the new name, even when the version compared is
  * a legacy one; a legacy line still naming the old field is pointed at by a note. */
-static void report_renamed(compat_state *st, const evgen_event *e, const evgen_version *ver,
-                           const evgen_field *mf, const evgen_lock_field *lf)
+static void report_renamed(compat_state *st, const evgen_model_event *e, const evgen_model_version *ver,
+                           const evgen_model_field *mf, const evgen_lock_field *lf)
 {
-    const evgen_field *decl = declared_field(e, mf);
+    const evgen_model_field *decl = declared_field(e, mf);
     if (already_reported(st, &decl->name_loc))
         return;
     evgen_error(st->diags, &decl->name_loc, EVGEN_D_COMPAT_FIELD,
                 "field '%s' of locked version %u of '%s' is renamed to '%s'", lf->name, ver->version, e->name,
                 mf->name);
     evgen_note(st->diags, &lf->loc, "readers bind fields by name: rename it back to '%s'", lf->name);
-    const evgen_field *legacy = legacy_line_naming(e, lf->name);
+    const evgen_model_field *legacy = legacy_line_naming(e, lf->name);
     if (legacy)
         evgen_note(st->diags, &legacy->name_loc, "the legacy layout of version %u still names it '%s'",
                    legacy->since, lf->name);
@@ -190,21 +190,21 @@ static void report_renamed(compat_state *st, const evgen_event *e, const evgen_v
 /* The first difference between a locked version and the manifest's, classified by name first
  * (a field the lock has elsewhere was inserted, removed or reordered), then by position (the
  * same place under another name is a rename). */
-static void report_difference(compat_state *st, const evgen_event *e, const evgen_version *ver,
+static void report_difference(compat_state *st, const evgen_model_event *e, const evgen_model_version *ver,
                               const evgen_lock_version *lv, const field_list *fl, size_t i, unsigned next)
 {
-    const evgen_field *mf = i < fl->n_fields ? fl->fields[i] : NULL;
+    const evgen_model_field *mf = i < fl->n_fields ? fl->fields[i] : NULL;
     const evgen_lock_field *lf = i < fl->n_locked ? fl->locked[i] : NULL;
     if (!lf) {
         report_added(st, e, ver, lv, mf, next);
         return;
     }
     if (!mf) {
-        const evgen_loc *where = fl->n_fields ? &fl->fields[fl->n_fields - 1]->loc : &e->name_loc;
+        const evgen_model_loc *where = fl->n_fields ? &fl->fields[fl->n_fields - 1]->loc : &e->name_loc;
         report_removed(st, e, ver, lf, where, "it followed this line");
         return;
     }
-    char *sig = evgen_field_signature(st->model, mf);
+    char *sig = evgen_model_field_signature(st->model, mf);
     int m_in_lock = locked_index(fl, mf->name);
     int l_in_model = field_index(fl, lf->name);
     if (strcmp(mf->name, lf->name) == 0) {
@@ -230,17 +230,17 @@ static void report_difference(compat_state *st, const evgen_event *e, const evge
     free(sig);
 }
 
-static void compare_version(compat_state *st, const evgen_event *e, const evgen_version *ver,
+static void compare_version(compat_state *st, const evgen_model_event *e, const evgen_model_version *ver,
                             const evgen_lock_event *le, const evgen_lock_version *lv)
 {
     unsigned next = latest_locked(le) + 1;
     field_list fl = compared_fields(st, ver, lv);
     size_t n = fl.n_fields > fl.n_locked ? fl.n_fields : fl.n_locked;
     for (size_t i = 0; i < n; i++) {
-        const evgen_field *mf = i < fl.n_fields ? fl.fields[i] : NULL;
+        const evgen_model_field *mf = i < fl.n_fields ? fl.fields[i] : NULL;
         const evgen_lock_field *lf = i < fl.n_locked ? fl.locked[i] : NULL;
         if (mf && lf && strcmp(mf->name, lf->name) == 0) {
-            char *sig = evgen_field_signature(st->model, mf);
+            char *sig = evgen_model_field_signature(st->model, mf);
             bool same = strcmp(sig, lf->signature) == 0;
             free(sig);
             if (same)
@@ -280,11 +280,11 @@ static const evgen_lock_version *locked_version(const evgen_lock_event *le, unsi
  * from the first locked version holding it was moved to another version: version `from` shipped
  * with it (a move up) or version `since` shipped without it (a move down). Told by name, this is
  * reported at the since the user edited, whatever its place among the other fields. */
-static void check_since_moves(compat_state *st, const evgen_event *e, const evgen_lock_event *le)
+static void check_since_moves(compat_state *st, const evgen_model_event *e, const evgen_lock_event *le)
 {
     st->n_moved = 0;
     for (size_t i = 0; i < e->n_fields; i++) {
-        const evgen_field *f = &e->fields[i];
+        const evgen_model_field *f = &e->fields[i];
         unsigned from = 0;
         const evgen_lock_field *lf = first_locked_with(le, f->name, &from);
         if (!lf || f->since == from)
@@ -317,10 +317,10 @@ static bool emptied_by_move(const compat_state *st, unsigned version)
     return false;
 }
 
-static const evgen_event *find_by_id(const evgen_model *model, const char *provider, uint64_t id)
+static const evgen_model_event *find_by_id(const evgen_model *model, const char *provider, uint64_t id)
 {
     for (size_t i = 0; i < model->n_events; i++) {
-        const evgen_event *e = &model->events[i];
+        const evgen_model_event *e = &model->events[i];
         if (e->id == id && strcmp(model->providers[e->provider_index].name, provider) == 0)
             return e;
     }
@@ -338,9 +338,9 @@ static const evgen_lock_event *find_locked(const evgen_lock *lock, const char *n
 static void check_locked_event(compat_state *st, const evgen_lock_event *le)
 {
     evgen_diags *d = st->diags;
-    const evgen_event *e = evgen_model_find_event(st->model, le->name);
+    const evgen_model_event *e = evgen_model_find_event(st->model, le->name);
     if (!e) {
-        const evgen_event *same_id = find_by_id(st->model, le->provider, le->id);
+        const evgen_model_event *same_id = find_by_id(st->model, le->provider, le->id);
         if (same_id && !find_locked(st->lock, same_id->name)) {
             evgen_error(d, &same_id->name_loc, EVGEN_D_COMPAT_EVENT,
                         "locked event '%s' (id %llu) is renamed to '%s'", le->name, (unsigned long long)le->id,
@@ -369,7 +369,7 @@ static void check_locked_event(compat_state *st, const evgen_lock_event *le)
     check_since_moves(st, e, le);
     for (size_t v = 0; v < le->n_versions; v++) {
         const evgen_lock_version *lv = &le->versions[v];
-        const evgen_version *ver = evgen_event_version(e, lv->version);
+        const evgen_model_version *ver = evgen_model_event_version(e, lv->version);
         if (!ver && emptied_by_move(st, lv->version))
             continue;
         if (!ver) {
@@ -392,20 +392,20 @@ static bool is_locked(const evgen_lock_event *le, unsigned version)
     return false;
 }
 
-static void check_legacy_locked(compat_state *st, const evgen_event *e, evgen_compat_mode mode)
+static void check_legacy_locked(compat_state *st, const evgen_model_event *e, evgen_compat_mode mode)
 {
     const evgen_lock_event *le = find_locked(st->lock, e->name);
     if (!le && mode == EVGEN_COMPAT_LOCK)
         return;
     int last_legacy = -1;
     for (size_t v = 0; v < e->n_versions; v++) {
-        const evgen_version *ver = &e->versions[v];
+        const evgen_model_version *ver = &e->versions[v];
         if (!ver->legacy)
             continue;
         last_legacy = (int)ver->version;
         if (is_locked(le, ver->version))
             continue;
-        const evgen_loc *where = ver->n_slots ? &ver->slots[0].field->since_loc : &e->name_loc;
+        const evgen_model_loc *where = ver->n_slots ? &ver->slots[0].field->since_loc : &e->name_loc;
         evgen_error(st->diags, where, EVGEN_D_COMPAT_LEGACY,
                     "legacy layout for version %u of '%s', which is not locked", ver->version, e->name);
         evgen_note(st->diags, NULL,
@@ -419,8 +419,8 @@ static void check_legacy_locked(compat_state *st, const evgen_event *e, evgen_co
      * have shipped too, or declaring an old version legacy would let a new break through. */
     unsigned next = (unsigned)last_legacy + 1;
     if (last_legacy >= 0 && !is_locked(le, next)) {
-        const evgen_version *ver = evgen_event_version(e, next);
-        const evgen_loc *where = &e->name_loc;
+        const evgen_model_version *ver = evgen_model_event_version(e, next);
+        const evgen_model_loc *where = &e->name_loc;
         for (size_t i = 0; ver && i < ver->n_slots; i++) {
             if (ver->slots[i].field->since == next) {
                 where = &ver->slots[i].field->since_loc;

@@ -34,7 +34,7 @@ static int parse_struct(evgen_model *model, const char *sig, size_t len)
     const char *open = memchr(sig, '{', len), *close = memchr(sig, '}', len);
     if (!open || !close || close < open || close + 1 >= sig + len || close[1] != '/')
         return -1;
-    evgen_struct st;
+    evgen_model_struct st;
     memset(&st, 0, sizeof st);
     st.size = (unsigned)strtoul(close + 2, NULL, 10);
     st.align = 1;
@@ -57,7 +57,7 @@ static int parse_struct(evgen_model *model, const char *sig, size_t len)
             free(st.members);
             return -1;
         }
-        evgen_struct_member *m = EVGEN_PUSH(st.members, st.n_members);
+        evgen_model_struct_member *m = EVGEN_PUSH(st.members, st.n_members);
         m->name = name;
         m->kind = (evgen_kind)kind;
         m->offset = (unsigned)strtoul(at + 1, NULL, 10);
@@ -75,7 +75,7 @@ static int parse_struct(evgen_model *model, const char *sig, size_t len)
 }
 
 /* Fills a field's type from its lock signature; returns 0 or -1. */
-static int parse_signature(evgen_model *model, const char *sig, evgen_field *f)
+static int parse_signature(evgen_model *model, const char *sig, evgen_model_field *f)
 {
     f->type.enum_index = -1;
     f->type.struct_index = -1;
@@ -115,22 +115,22 @@ static int provider_index(evgen_model *model, const char *name)
     for (size_t p = 0; p < model->n_providers; p++)
         if (strcmp(model->providers[p].name, name) == 0)
             return (int)p;
-    evgen_provider *p = EVGEN_PUSH(model->providers, model->n_providers);
+    evgen_model_provider *p = EVGEN_PUSH(model->providers, model->n_providers);
     p->name = evgen_xstrdup(name);
     p->symbol = evgen_xasprintf("LockedProvider%zu", model->n_providers - 1);
     return (int)model->n_providers - 1;
 }
 
-static int add_field(evgen_model *model, evgen_field **fields, size_t *n, const evgen_lock_field *lf, unsigned since,
-                     evgen_loc loc, evgen_diags *diags)
+static int add_field(evgen_model *model, evgen_model_field **fields, size_t *n, const evgen_lock_field *lf,
+                     unsigned since, evgen_model_loc loc, evgen_diags *diags)
 {
-    evgen_field *f = EVGEN_PUSH(*fields, *n);
+    evgen_model_field *f = EVGEN_PUSH(*fields, *n);
     f->name = evgen_xstrdup(lf->name);
     f->since = since;
     f->loc = f->since_loc = f->type_loc = f->name_loc = f->count_loc = loc;
     /* The lock's words may be quoted, but a name becomes part of generated C names */
     if (!evgen_valid_name(lf->name)) {
-        evgen_loc at = {loc.file, lf->loc.line, lf->loc.col};
+        evgen_model_loc at = {loc.file, lf->loc.line, lf->loc.col};
         evgen_error(diags, &at, EVGEN_D_LOCK_SYNTAX, "field name '%s' is not a C identifier", lf->name);
         return -1;
     }
@@ -159,8 +159,8 @@ int evgen_model_from_lock(const evgen_lock *lock, evgen_model *model, evgen_diag
     model->manifest_path = evgen_xstrdup(lock->path);
     for (size_t i = 0; i < lock->n_events; i++) {
         const evgen_lock_event *le = &lock->events[i];
-        evgen_loc loc = {evgen_model_intern_file(model, lock->path), le->loc.line, le->loc.col};
-        evgen_event *e = EVGEN_PUSH(model->events, model->n_events);
+        evgen_model_loc loc = {evgen_model_intern_file(model, lock->path), le->loc.line, le->loc.col};
+        evgen_model_event *e = EVGEN_PUSH(model->events, model->n_events);
         e->name = evgen_xstrdup(le->name);
         e->id = le->id;
         e->provider_index = provider_index(model, le->provider);
@@ -183,7 +183,7 @@ int evgen_model_from_lock(const evgen_lock *lock, evgen_model *model, evgen_diag
                     add_field(model, &e->legacy_fields, &e->n_legacy_fields, &lv->fields[k], lv->version, loc, diags);
             size_t n = e->n_explicit_versions;
             *EVGEN_PUSH(e->explicit_versions, e->n_explicit_versions) = lv->version;
-            e->explicit_version_locs = evgen_xrealloc(e->explicit_version_locs, (n + 1) * sizeof(evgen_loc));
+            e->explicit_version_locs = evgen_xrealloc(e->explicit_version_locs, (n + 1) * sizeof(evgen_model_loc));
             e->explicit_version_locs[n] = loc;
         }
     }

@@ -40,16 +40,16 @@ char *evgen_lock_render(const evgen_model *model)
                     "evgen-lock %d\n",
                     base ? base + 1 : model->manifest_path, LOCK_FORMAT);
     for (size_t i = 0; i < model->n_events; i++) {
-        const evgen_event *e = &model->events[i];
+        const evgen_model_event *e = &model->events[i];
         evgen_sb_printf(&sb, "\nevent %s id %llu provider ", e->name, (unsigned long long)e->id);
         append_quoted(&sb, model->providers[e->provider_index].name);
         evgen_sb_putc(&sb, '\n');
         for (size_t v = 0; v < e->n_versions; v++) {
-            const evgen_version *ver = &e->versions[v];
+            const evgen_model_version *ver = &e->versions[v];
             evgen_sb_printf(&sb, "  version %u%s\n", ver->version, ver->legacy ? " legacy" : "");
             for (size_t s = 0; s < ver->n_slots; s++) {
-                const evgen_slot *slot = &ver->slots[s];
-                char *sig = evgen_field_signature(model, slot->field);
+                const evgen_model_slot *slot = &ver->slots[s];
+                char *sig = evgen_model_field_signature(model, slot->field);
                 evgen_sb_printf(&sb, "    field %s %s @", slot->field->name, sig);
                 if (slot->after >= 0)
                     evgen_sb_printf(&sb, "%s+", ver->slots[slot->after].field->name);
@@ -154,14 +154,14 @@ int evgen_lock_parse(const char *path, const char *text, evgen_lock *lock, evgen
         unsigned col[8];
         int words = split_words(line, w, col, 8);
         if (words < 0) {
-            evgen_loc at = {lock->path, line_no, 1};
+            evgen_model_loc at = {lock->path, line_no, 1};
             evgen_error(diags, &at, EVGEN_D_LOCK_SYNTAX, "unterminated quoted string");
             break;
         }
         size_t n = (size_t)words;
         if (n == 0)
             continue;
-        evgen_loc loc = {lock->path, line_no, col[0]};
+        evgen_model_loc loc = {lock->path, line_no, col[0]};
         unsigned long long num = 0;
         if (!seen_header) {
             if (n != 2 || strcmp(w[0], "evgen-lock") != 0 || !parse_uint(w[1], 1000, &num)) {
@@ -212,7 +212,7 @@ int evgen_lock_parse(const char *path, const char *text, evgen_lock *lock, evgen
         }
     }
     if (!seen_header && diags->n_errors == errors_before) {
-        evgen_loc loc = {lock->path, 1, 1};
+        evgen_model_loc loc = {lock->path, 1, 1};
         evgen_error(diags, &loc, EVGEN_D_LOCK_SYNTAX, "empty lock file");
     }
     free(copy);

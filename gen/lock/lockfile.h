@@ -8,8 +8,8 @@
 
 typedef struct evgen_lock_field {
     char *name;
-    char *signature; /* evgen_field_signature() of the field as it was locked */
-    evgen_loc loc;
+    char *signature; /* evgen_model_field_signature() of the field as it was locked */
+    evgen_model_loc loc;
 } evgen_lock_field;
 
 typedef struct evgen_lock_version {
@@ -17,7 +17,7 @@ typedef struct evgen_lock_version {
     bool legacy;
     evgen_lock_field *fields;
     size_t n_fields;
-    evgen_loc loc;
+    evgen_model_loc loc;
 } evgen_lock_version;
 
 typedef struct evgen_lock_event {
@@ -26,7 +26,7 @@ typedef struct evgen_lock_event {
     char *provider; /* provider name, as in traces */
     evgen_lock_version *versions;
     size_t n_versions;
-    evgen_loc loc;
+    evgen_model_loc loc;
 } evgen_lock_event;
 
 typedef struct evgen_lock {

@@ -59,8 +59,8 @@ void evgen_diag_add(evgen_diags *d, evgen_severity sev, evgen_diag_code code, co
         d->n_errors++;
 }
 
-static void vreport(evgen_diags *d, evgen_severity sev, const evgen_loc *loc, evgen_diag_code code, const char *fmt,
-                    va_list ap)
+static void vreport(evgen_diags *d, evgen_severity sev, const evgen_model_loc *loc, evgen_diag_code code,
+                    const char *fmt, va_list ap)
 {
     evgen_strbuf sb;
     evgen_sb_init(&sb);
@@ -70,7 +70,7 @@ static void vreport(evgen_diags *d, evgen_severity sev, const evgen_loc *loc, ev
     evgen_sb_free(&sb);
 }
 
-void evgen_error(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, const char *fmt, ...)
+void evgen_error(evgen_diags *d, const evgen_model_loc *loc, evgen_diag_code code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -78,12 +78,12 @@ void evgen_error(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, con
     va_end(ap);
 }
 
-void evgen_verror(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, const char *fmt, va_list ap)
+void evgen_verror(evgen_diags *d, const evgen_model_loc *loc, evgen_diag_code code, const char *fmt, va_list ap)
 {
     vreport(d, EVGEN_SEV_ERROR, loc, code, fmt, ap);
 }
 
-void evgen_warning(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, const char *fmt, ...)
+void evgen_warning(evgen_diags *d, const evgen_model_loc *loc, evgen_diag_code code, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -91,13 +91,13 @@ void evgen_warning(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, c
     va_end(ap);
 }
 
-void evgen_note(evgen_diags *d, const evgen_loc *loc, const char *fmt, ...)
+void evgen_note(evgen_diags *d, const evgen_model_loc *loc, const char *fmt, ...)
 {
     va_list ap;
     const evgen_diagnostic *prev = d->count ? &d->items[d->count - 1] : NULL;
     evgen_diag_code code = prev ? prev->code : EVGEN_D_USAGE;
     /* A note without a place of its own stands at the place of what it explains. */
-    evgen_loc inherited = {prev ? prev->file : NULL, prev ? prev->line : 0, prev ? prev->col : 0};
+    evgen_model_loc inherited = {prev ? prev->file : NULL, prev ? prev->line : 0, prev ? prev->col : 0};
     if (!loc || !loc->file)
         loc = &inherited;
     va_start(ap, fmt);

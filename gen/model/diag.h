@@ -38,15 +38,15 @@ const char *evgen_diag_code_name(evgen_diag_code code);
 const char *evgen_diag_code_doc(evgen_diag_code code);
 
 /* Reports at `loc` (loc may be NULL or have a NULL file: no location). */
-void evgen_error(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, const char *fmt, ...)
+void evgen_error(evgen_diags *d, const evgen_model_loc *loc, evgen_diag_code code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* evgen_error with the arguments as a va_list, for reporting functions of their own. */
-void evgen_verror(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, const char *fmt, va_list ap)
+void evgen_verror(evgen_diags *d, const evgen_model_loc *loc, evgen_diag_code code, const char *fmt, va_list ap)
     __attribute__((format(printf, 4, 0)));
-void evgen_warning(evgen_diags *d, const evgen_loc *loc, evgen_diag_code code, const char *fmt, ...)
+void evgen_warning(evgen_diags *d, const evgen_model_loc *loc, evgen_diag_code code, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 /* A note belongs to the error or warning reported just before it. */
-void evgen_note(evgen_diags *d, const evgen_loc *loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+void evgen_note(evgen_diags *d, const evgen_model_loc *loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 /* Adds an already formatted diagnostic (clang's own). */
 void evgen_diag_add(evgen_diags *d, evgen_severity sev, evgen_diag_code code, const char *file, unsigned line,
                     unsigned col, const char *message);

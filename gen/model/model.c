@@ -36,14 +36,14 @@ void evgen_model_init(evgen_model *model)
     memset(model, 0, sizeof *model);
 }
 
-static void free_field(evgen_field *f)
+static void free_field(evgen_model_field *f)
 {
     free(f->name);
     free(f->type.c_spelling);
     free(f->count_name);
 }
 
-static void free_event(evgen_event *e)
+static void free_event(evgen_model_event *e)
 {
     free(e->name);
     free(e->provider_symbol);
@@ -75,7 +75,7 @@ void evgen_model_free(evgen_model *model)
         free_event(&model->events[i]);
     free(model->events);
     for (size_t i = 0; i < model->n_enums; i++) {
-        evgen_enum *en = &model->enums[i];
+        evgen_model_enum *en = &model->enums[i];
         for (size_t j = 0; j < en->n_consts; j++) {
             free(en->consts[j].name);
             free(en->consts[j].display_name);
@@ -85,7 +85,7 @@ void evgen_model_free(evgen_model *model)
     }
     free(model->enums);
     for (size_t i = 0; i < model->n_structs; i++) {
-        evgen_struct *st = &model->structs[i];
+        evgen_model_struct *st = &model->structs[i];
         for (size_t j = 0; j < st->n_members; j++)
             free(st->members[j].name);
         free(st->members);
@@ -111,7 +111,7 @@ const char *evgen_model_intern_file(evgen_model *model, const char *file)
     return *slot;
 }
 
-const evgen_event *evgen_model_find_event(const evgen_model *model, const char *name)
+const evgen_model_event *evgen_model_find_event(const evgen_model *model, const char *name)
 {
     for (size_t i = 0; i < model->n_events; i++)
         if (strcmp(model->events[i].name, name) == 0)
@@ -119,7 +119,7 @@ const evgen_event *evgen_model_find_event(const evgen_model *model, const char *
     return NULL;
 }
 
-int evgen_event_find_field(const evgen_event *event, const char *name)
+int evgen_model_event_find_field(const evgen_model_event *event, const char *name)
 {
     for (size_t i = 0; i < event->n_fields; i++)
         if (strcmp(event->fields[i].name, name) == 0)
@@ -127,14 +127,14 @@ int evgen_event_find_field(const evgen_event *event, const char *name)
     return -1;
 }
 
-const evgen_version *evgen_event_version(const evgen_event *event, unsigned version)
+const evgen_model_version *evgen_model_event_version(const evgen_model_event *event, unsigned version)
 {
     if (version < event->first_version || version > event->latest_version || !event->n_versions)
         return NULL;
     return &event->versions[version - event->first_version];
 }
 
-int evgen_version_find_slot(const evgen_version *version, const char *name)
+int evgen_model_version_find_slot(const evgen_model_version *version, const char *name)
 {
     for (size_t i = 0; i < version->n_slots; i++)
         if (strcmp(version->slots[i].field->name, name) == 0)
@@ -142,7 +142,7 @@ int evgen_version_find_slot(const evgen_version *version, const char *name)
     return -1;
 }
 
-unsigned evgen_type_size(const evgen_model *model, const evgen_type *type)
+unsigned evgen_model_type_size(const evgen_model *model, const evgen_model_type *type)
 {
     (void)model;
     return evgen_kind_size(type->kind);
@@ -153,7 +153,7 @@ static void append_scalar_signature(evgen_strbuf *sb, evgen_kind kind)
     evgen_sb_puts(sb, evgen_kind_name(kind));
 }
 
-char *evgen_field_signature(const evgen_model *model, const evgen_field *field)
+char *evgen_model_field_signature(const evgen_model *model, const evgen_model_field *field)
 {
     evgen_strbuf sb;
     evgen_sb_init(&sb);
@@ -163,10 +163,10 @@ char *evgen_field_signature(const evgen_model *model, const evgen_field *field)
     }
     evgen_sb_puts(&sb, "array<");
     if (field->type.kind == EVGEN_KIND_STRUCT && field->type.struct_index >= 0) {
-        const evgen_struct *st = &model->structs[field->type.struct_index];
+        const evgen_model_struct *st = &model->structs[field->type.struct_index];
         evgen_sb_puts(&sb, "struct{");
         for (size_t i = 0; i < st->n_members; i++) {
-            const evgen_struct_member *m = &st->members[i];
+            const evgen_model_struct_member *m = &st->members[i];
             evgen_sb_printf(&sb, "%s%s:%s@%u", i ? "," : "", m->name, evgen_kind_name(m->kind), m->offset);
         }
         evgen_sb_printf(&sb, "}/%u", st->size);

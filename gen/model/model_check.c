@@ -9,9 +9,9 @@
 static void check_providers(evgen_model *model, evgen_diags *diags)
 {
     for (size_t i = 0; i < model->n_providers; i++) {
-        const evgen_provider *p = &model->providers[i];
+        const evgen_model_provider *p = &model->providers[i];
         for (size_t j = 0; j < i; j++) {
-            const evgen_provider *q = &model->providers[j];
+            const evgen_model_provider *q = &model->providers[j];
             if (strcmp(p->symbol, q->symbol) == 0) {
                 evgen_error(diags, &p->symbol_loc, EVGEN_D_DUP_PROVIDER, "duplicate provider symbol '%s'", p->symbol);
                 evgen_note(diags, &q->symbol_loc, "'%s' was first declared here", q->symbol);
@@ -29,7 +29,7 @@ static void check_providers(evgen_model *model, evgen_diags *diags)
 static void check_event_identity(evgen_model *model, evgen_diags *diags)
 {
     for (size_t i = 0; i < model->n_events; i++) {
-        evgen_event *e = &model->events[i];
+        evgen_model_event *e = &model->events[i];
         for (size_t p = 0; p < model->n_providers; p++)
             if (strcmp(model->providers[p].symbol, e->provider_symbol) == 0)
                 e->provider_index = (int)p;
@@ -43,7 +43,7 @@ static void check_event_identity(evgen_model *model, evgen_diags *diags)
                 evgen_note(diags, NULL, "declare it with EVENT_PROVIDER(%s, \"Provider-Name\")", e->provider_symbol);
         }
         for (size_t j = 0; j < i; j++) {
-            const evgen_event *o = &model->events[j];
+            const evgen_model_event *o = &model->events[j];
             if (strcmp(o->name, e->name) == 0) {
                 evgen_error(diags, &e->name_loc, EVGEN_D_DUP_EVENT_NAME, "duplicate event name '%s'", e->name);
                 evgen_note(diags, &o->name_loc, "'%s' was first declared here", o->name);
@@ -66,7 +66,7 @@ typedef struct version_set {
     bool has[256];
 } version_set;
 
-static bool check_duplicate_fields(const evgen_field *fields, size_t n, evgen_diags *diags, const char *event,
+static bool check_duplicate_fields(const evgen_model_field *fields, size_t n, evgen_diags *diags, const char *event,
                                    const char *what)
 {
     bool ok = true;
@@ -85,14 +85,14 @@ static bool check_duplicate_fields(const evgen_field *fields, size_t n, evgen_di
     return ok;
 }
 
-static bool check_arrays(evgen_event *e, evgen_diags *diags)
+static bool check_arrays(evgen_model_event *e, evgen_diags *diags)
 {
     bool ok = true;
     for (size_t i = 0; i < e->n_fields; i++) {
-        evgen_field *f = &e->fields[i];
+        evgen_model_field *f = &e->fields[i];
         if (!f->is_array)
             continue;
-        int j = evgen_event_find_field(e, f->count_name);
+        int j = evgen_model_event_find_field(e, f->count_name);
         if (j < 0) {
             evgen_error(diags, &f->count_loc, EVGEN_D_BAD_COUNT, "count field '%s' of array '%s' is not a field of '%s'",
                         f->count_name, f->name, e->name);
@@ -100,7 +100,7 @@ static bool check_arrays(evgen_event *e, evgen_diags *diags)
             ok = false;
             continue;
         }
-        const evgen_field *c = &e->fields[j];
+        const evgen_model_field *c = &e->fields[j];
         if ((size_t)j > i) {
             evgen_error(diags, &f->count_loc, EVGEN_D_BAD_COUNT, "count field '%s' of array '%s' comes after the array",
                         f->count_name, f->name);
@@ -133,16 +133,16 @@ static bool check_arrays(evgen_event *e, evgen_diags *diags)
 }
 
 /* Legacy layouts: the lowest versions of the event, each naming fields declared by EVENT_FIELD. */
-static bool check_legacy(evgen_event *e, evgen_diags *diags, const version_set *legacy, unsigned first,
+static bool check_legacy(evgen_model_event *e, evgen_diags *diags, const version_set *legacy, unsigned first,
                          unsigned latest, int *last_legacy)
 {
     bool ok = check_duplicate_fields(e->legacy_fields, e->n_legacy_fields, diags, e->name, "legacy version of ");
     *last_legacy = -1;
     for (size_t i = 0; i < e->n_legacy_fields; i++) {
-        const evgen_field *lf = &e->legacy_fields[i];
+        const evgen_model_field *lf = &e->legacy_fields[i];
         if ((int)lf->since > *last_legacy)
             *last_legacy = (int)lf->since;
-        int j = evgen_event_find_field(e, lf->name);
+        int j = evgen_model_event_find_field(e, lf->name);
         if (j < 0) {
             evgen_error(diags, &lf->name_loc, EVGEN_D_BAD_LEGACY, "legacy field '%s' is not a field of '%s'", lf->name,
                         e->name);
@@ -164,7 +164,7 @@ static bool check_legacy(evgen_event *e, evgen_diags *diags, const version_set *
     if (*last_legacy < 0)
         return ok;
     if ((unsigned)*last_legacy >= latest) {
-        const evgen_field *lf = &e->legacy_fields[e->n_legacy_fields - 1];
+        const evgen_model_field *lf = &e->legacy_fields[e->n_legacy_fields - 1];
         evgen_error(diags, &lf->since_loc, EVGEN_D_BAD_LEGACY,
                     "legacy layout for version %d of '%s', its latest version; legacy layouts describe old versions "
                     "only",
@@ -173,7 +173,7 @@ static bool check_legacy(evgen_event *e, evgen_diags *diags, const version_set *
     }
     /* Every field that claims to exist in a legacy version must be in its layout. */
     for (size_t i = 0; i < e->n_fields; i++) {
-        const evgen_field *f = &e->fields[i];
+        const evgen_model_field *f = &e->fields[i];
         for (unsigned v = f->since; ok && (int)v <= *last_legacy; v++) {
             bool listed = false;
             for (size_t j = 0; j < e->n_legacy_fields && !listed; j++)
@@ -200,7 +200,7 @@ static bool check_legacy(evgen_event *e, evgen_diags *diags, const version_set *
     }
     for (unsigned v = first; v <= (unsigned)*last_legacy; v++) {
         if (!legacy->has[v]) {
-            const evgen_field *lf = &e->legacy_fields[0];
+            const evgen_model_field *lf = &e->legacy_fields[0];
             evgen_error(diags, &lf->since_loc, EVGEN_D_BAD_LEGACY,
                         "version %u of '%s' has no legacy layout, but version %d has one", v, e->name, *last_legacy);
             evgen_note(diags, NULL, "legacy versions are the lowest versions of an event, with no gap");
@@ -212,13 +212,13 @@ static bool check_legacy(evgen_event *e, evgen_diags *diags, const version_set *
 
 /* Fields are appended only: `since` never decreases. Versions up to the last legacy one are laid
  * out by their legacy lines, so the rule applies from the version after it. */
-static unsigned effective_since(const evgen_field *f, unsigned floor)
+static unsigned effective_since(const evgen_model_field *f, unsigned floor)
 {
     return f->since > floor ? f->since : floor;
 }
 
 /* Whether the fields, without the one at `skip`, are in non-decreasing effective since. */
-static bool sorted_without(const evgen_event *e, size_t skip, unsigned floor)
+static bool sorted_without(const evgen_model_event *e, size_t skip, unsigned floor)
 {
     unsigned last = 0;
     for (size_t i = 0; i < e->n_fields; i++) {
@@ -236,15 +236,15 @@ static bool sorted_without(const evgen_event *e, size_t skip, unsigned floor)
  * out by their legacy lines, so the rule applies from the version after it. Of the two fields out
  * of order, the one blamed is the one whose removal restores the order — a newer field inserted
  * among older ones, or an older-looking field appended after newer ones — the later one if both. */
-static bool check_order(const evgen_event *e, evgen_diags *diags, int last_legacy)
+static bool check_order(const evgen_model_event *e, evgen_diags *diags, int last_legacy)
 {
     unsigned floor = (unsigned)(last_legacy + 1);
     for (size_t i = 1; i < e->n_fields; i++) {
-        const evgen_field *prev = &e->fields[i - 1], *f = &e->fields[i];
+        const evgen_model_field *prev = &e->fields[i - 1], *f = &e->fields[i];
         if (effective_since(f, floor) >= effective_since(prev, floor))
             continue;
         bool blame_prev = !sorted_without(e, i, floor) && sorted_without(e, i - 1, floor);
-        const evgen_field *culprit = blame_prev ? prev : f, *other = blame_prev ? f : prev;
+        const evgen_model_field *culprit = blame_prev ? prev : f, *other = blame_prev ? f : prev;
         if (blame_prev)
             evgen_error(diags, &culprit->since_loc, EVGEN_D_FIELD_INSERTED,
                         "field '%s' (since %u) comes before '%s' (since %u): fields are only appended", culprit->name,
@@ -262,7 +262,7 @@ static bool check_order(const evgen_event *e, evgen_diags *diags, int last_legac
     return true;
 }
 
-static void collect_versions(const evgen_event *e, version_set *all, version_set *legacy)
+static void collect_versions(const evgen_model_event *e, version_set *all, version_set *legacy)
 {
     memset(all, 0, sizeof *all);
     memset(legacy, 0, sizeof *legacy);
@@ -276,14 +276,14 @@ static void collect_versions(const evgen_event *e, version_set *all, version_set
         all->has[e->explicit_versions[i]] = true;
 }
 
-static bool check_gaps(const evgen_event *e, evgen_diags *diags, const version_set *all)
+static bool check_gaps(const evgen_model_event *e, evgen_diags *diags, const version_set *all)
 {
     for (unsigned v = e->first_version + 1; v <= e->latest_version; v++) {
         if (all->has[v])
             continue;
         /* Point at what introduces the version after the gap: the first field, else the first
          * EVENT_VERSION, beyond it. */
-        const evgen_loc *where = NULL;
+        const evgen_model_loc *where = NULL;
         for (size_t i = 0; i < e->n_fields && !where; i++)
             if (e->fields[i].since > v)
                 where = &e->fields[i].since_loc;
@@ -302,9 +302,9 @@ static bool check_gaps(const evgen_event *e, evgen_diags *diags, const version_s
     return true;
 }
 
-static void add_slot(evgen_version *ver, const evgen_field *f, int *after, unsigned *offset, unsigned *ptrs)
+static void add_slot(evgen_model_version *ver, const evgen_model_field *f, int *after, unsigned *offset, unsigned *ptrs)
 {
-    evgen_slot *s = EVGEN_PUSH(ver->slots, ver->n_slots);
+    evgen_model_slot *s = EVGEN_PUSH(ver->slots, ver->n_slots);
     s->field = f;
     s->after = *after;
     s->offset = *offset;
@@ -324,12 +324,12 @@ static void add_slot(evgen_version *ver, const evgen_field *f, int *after, unsig
     }
 }
 
-static void lower_event(const evgen_model *model, evgen_event *e, const version_set *legacy)
+static void lower_event(const evgen_model *model, evgen_model_event *e, const version_set *legacy)
 {
     e->n_versions = e->latest_version - e->first_version + 1;
     e->versions = evgen_xcalloc(e->n_versions, sizeof *e->versions);
     for (unsigned v = e->first_version; v <= e->latest_version; v++) {
-        evgen_version *ver = &e->versions[v - e->first_version];
+        evgen_model_version *ver = &e->versions[v - e->first_version];
         ver->version = v;
         ver->legacy = legacy->has[v];
         int after = -1;
@@ -340,7 +340,7 @@ static void lower_event(const evgen_model *model, evgen_event *e, const version_
                     add_slot(ver, &e->legacy_fields[i], &after, &offset, &ptrs);
         } else {
             for (size_t i = 0; i < e->n_fields; i++) {
-                const evgen_field *f = &e->fields[i];
+                const evgen_model_field *f = &e->fields[i];
                 if (f->since > v)
                     continue;
                 add_slot(ver, f, &after, &offset, &ptrs);
@@ -357,11 +357,11 @@ static void lower_event(const evgen_model *model, evgen_event *e, const version_
 typedef struct generated_name {
     char *name;
     char *what;
-    const evgen_loc *loc;
+    const evgen_model_loc *loc;
     size_t order; /* declaration order, to report the later of two */
 } generated_name;
 
-static void add_name(generated_name **names, size_t *n, const evgen_loc *loc, char *name, char *what)
+static void add_name(generated_name **names, size_t *n, const evgen_model_loc *loc, char *name, char *what)
 {
     generated_name *g = EVGEN_PUSH(*names, *n);
     g->name = name;
@@ -382,7 +382,7 @@ static void check_generated_names(const evgen_model *model, evgen_diags *diags)
     generated_name *names = NULL;
     size_t n = 0;
     for (size_t i = 0; i < model->n_events; i++) {
-        const evgen_event *e = &model->events[i];
+        const evgen_model_event *e = &model->events[i];
         add_name(&names, &n, &e->name_loc, evgen_xasprintf("EventEnabled%s", e->name),
                  evgen_xasprintf("the enabled check of event '%s'", e->name));
         add_name(&names, &n, &e->name_loc, evgen_xasprintf("FireEtw%s", e->name),
@@ -393,14 +393,14 @@ static void check_generated_names(const evgen_model *model, evgen_diags *diags)
         add_name(&names, &n, &e->name_loc, evgen_xasprintf("%s_is", e->name),
                  evgen_xasprintf("the identity test of event '%s'", e->name));
         for (size_t f = 0; f < e->n_fields; f++) {
-            const evgen_field *fd = &e->fields[f];
+            const evgen_model_field *fd = &e->fields[f];
             if (fd->is_array) {
                 static const char *const suffixes[] = {"count", "element", "at"};
                 for (size_t k = 0; k < 3; k++)
                     add_name(&names, &n, &fd->name_loc, evgen_xasprintf("%s_%s_%s", e->name, fd->name, suffixes[k]),
                              evgen_xasprintf("the %s accessor of array '%s' of '%s'", suffixes[k], fd->name, e->name));
                 if (fd->type.kind == EVGEN_KIND_STRUCT && fd->type.struct_index >= 0) {
-                    const evgen_struct *st = &model->structs[fd->type.struct_index];
+                    const evgen_model_struct *st = &model->structs[fd->type.struct_index];
                     for (size_t m = 0; m < st->n_members; m++)
                         add_name(&names, &n, &fd->name_loc,
                                  evgen_xasprintf("%s_%s_%s", e->name, fd->name, st->members[m].name),
@@ -437,7 +437,7 @@ int evgen_model_check(evgen_model *model, evgen_diags *diags)
     check_providers(model, diags);
     check_event_identity(model, diags);
     for (size_t i = 0; i < model->n_events; i++) {
-        evgen_event *e = &model->events[i];
+        evgen_model_event *e = &model->events[i];
         version_set all, legacy;
         collect_versions(e, &all, &legacy);
         e->first_version = 0;
@@ -469,7 +469,7 @@ int evgen_model_check(evgen_model *model, evgen_diags *diags)
 void evgen_model_lower_for_lock(evgen_model *model)
 {
     for (size_t i = 0; i < model->n_events; i++) {
-        evgen_event *e = &model->events[i];
+        evgen_model_event *e = &model->events[i];
         if (e->versions || e->latest_version < e->first_version)
             continue;
         version_set all, legacy;

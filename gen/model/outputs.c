@@ -11,7 +11,7 @@
 /* A problem with the file `path` as a whole: "PATH: error: MESSAGE". */
 static void file_error(evgen_diags *diags, const char *path, const char *message)
 {
-    evgen_loc loc = {path, 0, 0};
+    evgen_model_loc loc = {path, 0, 0};
     evgen_error(diags, &loc, EVGEN_D_IO, "%s", message ? message : "out of memory");
 }
 
