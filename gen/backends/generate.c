@@ -1,4 +1,5 @@
-/* generate.c — `evgen gen`: the generated files, rendered from the embedded templates. */
+/* generate.c — `evgen gen`: every back end of the table (backends.c) printed, and the files written
+ * all or none, with the depfile. */
 #include "backends/generate.h"
 
 #include <errno.h>
@@ -7,36 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backends/context.h"
-#include "backends/template.h"
+#include "backends/backend.h"
 #include "model/outputs.h"
 #include "model/util.h"
-
-/* The embedded templates (templates.c, generated at build time by embed.cmake). */
-extern const char evgen_template_runtime_h[];
-extern const char evgen_template_runtime_c[];
-extern const char evgen_template_fire_all_c[];
-extern const char evgen_template_reader_h[];
-extern const char evgen_template_reader_c[];
-extern const char evgen_template_read_all_c[];
-
-typedef struct output {
-    const char *template_name; /* as diagnostics name it */
-    const char *template_text;
-    const char *file_suffix;   /* appended to NAME */
-    bool test;                 /* written only with --tests */
-    bool runtime;              /* needs the manifest's C types: not from a lock */
-} output;
-
-static const output outputs[] = {
-    {"gen/backends/templates/runtime.h.tmpl", evgen_template_runtime_h, "_runtime.h", false, true},
-    {"gen/backends/templates/runtime.c.tmpl", evgen_template_runtime_c, "_runtime.c", false, true},
-    {"gen/backends/templates/reader.h.tmpl", evgen_template_reader_h, "_reader.h", false, false},
-    {"gen/backends/templates/reader.c.tmpl", evgen_template_reader_c, "_reader.c", false, false},
-    {"gen/backends/templates/fire_all.c.tmpl", evgen_template_fire_all_c, "_fire_all.c", true, true},
-    {"gen/backends/templates/read_all.c.tmpl", evgen_template_read_all_c, "_read_all.c", true, false},
-};
-#define N_OUTPUTS (sizeof outputs / sizeof outputs[0])
 
 /* A path as the build tool must see it: absolute, without a leading "./". Caller frees. */
 static char *absolute_path(const char *path)
@@ -87,7 +61,7 @@ char *evgen_depfile_render(const evgen_model *model, const evgen_generate_option
     }
     evgen_strbuf sb;
     evgen_sb_init(&sb);
-    char *target = evgen_xasprintf("%s/%s%s", options->out_dir, options->name, outputs[0].file_suffix);
+    char *target = evgen_xasprintf("%s/%s%s", options->out_dir, options->name, evgen_backends[0]->file_suffix);
     char *abs_target = absolute_path(target);
     put_depfile_path(&sb, abs_target);
     evgen_sb_putc(&sb, ':');
@@ -103,19 +77,25 @@ char *evgen_depfile_render(const evgen_model *model, const evgen_generate_option
     return evgen_sb_take(&sb);
 }
 
+/* Whether the back end writes its file in this generation. */
+static bool wanted(const evgen_backend *b, const evgen_generate_options *options)
+{
+    return (!b->tests_only || options->tests) && (!b->needs_c_types || !options->reader_only);
+}
+
 int evgen_generate(const evgen_model *model, const evgen_generate_options *options, evgen_diags *diags)
 {
-    evgen_tvalue *context = evgen_build_context(model, options->name);
-    char *rendered[N_OUTPUTS] = {NULL};
+    evgen_backend_run run;
+    evgen_backend_run_init(&run, model, options->name);
+    char **rendered = evgen_xcalloc(evgen_n_backends, sizeof *rendered);
     int status = 0;
-    for (size_t i = 0; i < N_OUTPUTS && status == 0; i++) {
-        if ((outputs[i].test && !options->tests) || (outputs[i].runtime && options->reader_only))
+    for (size_t i = 0; i < evgen_n_backends && status == 0; i++) {
+        const evgen_backend *b = evgen_backends[i];
+        if (!wanted(b, options))
             continue;
-        evgen_template *t = evgen_template_parse(outputs[i].template_name, outputs[i].template_text, diags);
-        rendered[i] = t ? evgen_template_render(t, context, diags) : NULL;
+        rendered[i] = b->emit(b, &run, diags);
         if (!rendered[i])
             status = -1;
-        evgen_template_free(t);
     }
     /* Every file into a temporary file beside it, the depfile too; then all renamed into place, or
      * on any error none (outputs.h): a generation that fails part-way leaves DIR as it was. */
@@ -125,12 +105,12 @@ int evgen_generate(const evgen_model *model, const evgen_generate_options *optio
     evgen_outset_input(&set, options->lock_path);
     for (size_t i = 0; i < model->n_included_files; i++)
         evgen_outset_input(&set, model->included_files[i]);
-    char **paths = evgen_xcalloc(N_OUTPUTS + 1, sizeof *paths);
+    char **paths = evgen_xcalloc(evgen_n_backends + 1, sizeof *paths);
     size_t n_paths = 0;
-    for (size_t i = 0; i < N_OUTPUTS && status == 0; i++) {
+    for (size_t i = 0; i < evgen_n_backends && status == 0; i++) {
         if (!rendered[i])
             continue;
-        paths[n_paths] = evgen_xasprintf("%s/%s%s", options->out_dir, options->name, outputs[i].file_suffix);
+        paths[n_paths] = evgen_xasprintf("%s/%s%s", options->out_dir, options->name, evgen_backends[i]->file_suffix);
         status = evgen_outset_add_text(&set, paths[n_paths++], rendered[i], diags);
     }
     if (status == 0 && options->depfile) {
@@ -148,8 +128,9 @@ int evgen_generate(const evgen_model *model, const evgen_generate_options *optio
     }
     free(paths);
     evgen_outset_free(&set);
-    for (size_t i = 0; i < N_OUTPUTS; i++)
+    for (size_t i = 0; i < evgen_n_backends; i++)
         free(rendered[i]);
-    evgen_tv_free(context);
+    free(rendered);
+    evgen_backend_run_free(&run);
     return status;
 }
