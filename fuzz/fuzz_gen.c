@@ -4,30 +4,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "context.h"
-#include "describe.h"
-#include "diag.h"
+#include "backends/backend.h"
+#include "backends/describe.h"
 #include "fuzz.h"
-#include "lockfile.h"
-#include "template.h"
-
-/* The embedded templates (gen/templates.c, generated at build time). */
-extern const char evgen_template_runtime_h[];
-extern const char evgen_template_runtime_c[];
-extern const char evgen_template_fire_all_c[];
-extern const char evgen_template_reader_h[];
-extern const char evgen_template_reader_c[];
-extern const char evgen_template_read_all_c[];
-
-static const struct {
-    const char *name;
-    const char *text;
-    bool runtime; /* needs the manifest's C types: not from a lock */
-} templates[] = {
-    {"runtime.h.tmpl", evgen_template_runtime_h, true},   {"runtime.c.tmpl", evgen_template_runtime_c, true},
-    {"fire_all.c.tmpl", evgen_template_fire_all_c, true}, {"reader.h.tmpl", evgen_template_reader_h, false},
-    {"reader.c.tmpl", evgen_template_reader_c, false},    {"read_all.c.tmpl", evgen_template_read_all_c, false},
-};
+#include "lock/lockfile.h"
+#include "model/diag.h"
 
 void evgen_fuzz_back_ends(const evgen_model *model, bool reader_only)
 {
@@ -50,20 +31,19 @@ void evgen_fuzz_back_ends(const evgen_model *model, bool reader_only)
         evgen_diags_free(&diags);
         return;
     }
-    evgen_tvalue *context = evgen_build_context(model, "fuzz");
-    for (size_t i = 0; i < sizeof templates / sizeof templates[0]; i++) {
-        if (reader_only && templates[i].runtime)
+    evgen_backend_run run;
+    evgen_backend_run_init(&run, model, "fuzz");
+    for (size_t i = 0; i < evgen_n_backends; i++) {
+        const evgen_backend *b = evgen_backends[i];
+        if (reader_only && b->needs_c_types)
             continue;
-        evgen_template *t = evgen_template_parse(templates[i].name, templates[i].text, &diags);
-        FUZZ_CHECK(t != NULL);
-        char *out = evgen_template_render(t, context, &diags);
+        char *out = b->emit(b, &run, &diags);
         if (!out) {
             evgen_diags_print(&diags, stderr);
-            FUZZ_CHECK(!"every template renders a lowered model");
+            FUZZ_CHECK(!"every back end prints a lowered model");
         }
         free(out);
-        evgen_template_free(t);
     }
-    evgen_tv_free(context);
+    evgen_backend_run_free(&run);
     evgen_diags_free(&diags);
 }

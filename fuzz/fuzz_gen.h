@@ -6,13 +6,14 @@
 
 #include <stdbool.h>
 
-#include "model.h"
+#include "model/model.h"
 
 /* On a lowered model: describe (text, JSON), the lock text (which must parse back), and, for a
- * model of at most EVGEN_FUZZ_RENDER_MAX_EVENTS events, every code template rendered (reader_only:
- * the reader side's only, as `evgen gen --from-lock`), each of which must render. The templates of
- * a model the size of gcevents.h take most of a second under the sanitizers: its mutants would
- * run ten times less often, for code that small models reach as well. */
+ * model of at most EVGEN_FUZZ_RENDER_MAX_EVENTS events, every back end of `evgen gen` (backend.h,
+ * the test harnesses' too; reader_only: none that needs the C types, as `evgen gen --from-lock`),
+ * each of which must print. The templates of a model the size of gcevents.h take most of a second
+ * under the sanitizers: its mutants would run ten times less often, for code that small models
+ * reach as well. */
 #define EVGEN_FUZZ_RENDER_MAX_EVENTS 24
 
 void evgen_fuzz_back_ends(const evgen_model *model, bool reader_only);

@@ -1,16 +1,16 @@
 /* fuzz_lockfile.c — libFuzzer target: lock-file text (any bytes up to the first NUL) parsed
- * (gen/lockfile.c), and what consumes a lock without a manifest: the model rebuilt from it
- * (gen/lock_model.c, `evgen gen --from-lock`) with its checks and lowering, then that model's back
- * ends in memory: the reader side's templates, describe, the lock it renders, which must parse
- * back (fuzz_gen.c). Diagnostics are discarded. Seeds: fuzz/corpus/fuzz_lockfile. */
+ * (gen/lock/lockfile.c), and what consumes a lock without a manifest: the model rebuilt from it
+ * (gen/lock/lock_model.c, `evgen gen --from-lock`) with its checks and lowering, then that
+ * model's back ends in memory: the reader side's templates, describe, the lock it renders, which
+ * must parse back (fuzz_gen.c). Diagnostics are discarded. Seeds: fuzz/corpus/fuzz_lockfile. */
 #include <stdlib.h>
 
-#include "diag.h"
 #include "fuzz.h"
 #include "fuzz_gen.h"
-#include "lock_model.h"
-#include "lockfile.h"
-#include "model.h"
+#include "lock/lock_model.h"
+#include "lock/lockfile.h"
+#include "model/diag.h"
+#include "model/model.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -13,20 +13,17 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "compat.h"
-#include "diag.h"
+#include "backends/manifest_desc.h"
+#include "cli/pipeline.h"
 #include "fuzz.h"
 #include "fuzz_gen.h"
-#include "lock_model.h"
-#include "lockfile.h"
-#include "manifest_desc.h"
-#include "model.h"
-#include "nettrace_writer.h"
-#include "pipeline.h"
-#include "reader_api.h"
-#define evgen_event evgen_read_event /* the reader's, beside the model's (reader_api.h) */
 #include "fuzz_trace.h"
-#undef evgen_event
+#include "lock/compat.h"
+#include "lock/lock_model.h"
+#include "lock/lockfile.h"
+#include "model/diag.h"
+#include "model/model.h"
+#include "nettrace_writer.h"
 
 #ifndef EVGEN_SOURCE_DIR
 #error "EVGEN_SOURCE_DIR: the source tree, for manifest/gcevents.lock and the manifests' include files"
@@ -56,14 +53,14 @@ static uint8_t *trace_of(const evgen_model *model, size_t *size)
     for (size_t i = 0; i < sizeof payload; i++)
         payload[i] = (uint8_t)(i % 7 == 6 ? 0 : i * 37 + 11);
     for (size_t i = 0; i < model->n_events && i < 1000; i++) {
-        const evgen_event *e = &model->events[i];
+        const evgen_model_event *e = &model->events[i];
         const char *provider = model->providers[e->provider_index].name;
         bool ascii = true;
         for (const char *c = provider; *c; c++)
             ascii = ascii && (unsigned char)*c >= 0x20 && (unsigned char)*c < 0x7f;
         if (!ascii || !e->n_versions)
             continue;
-        const evgen_version *v = &e->versions[e->n_versions - 1];
+        const evgen_model_version *v = &e->versions[e->n_versions - 1];
         nt_metadata(w, (uint32_t)i + 1, provider, (uint32_t)e->id, e->name, 0, v->version, 0, NULL, 0);
         nt_event ev;
         memset(&ev, 0, sizeof ev);

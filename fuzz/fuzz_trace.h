@@ -1,5 +1,4 @@
-/* fuzz_trace.h — what the trace fuzz targets do with a trace (fuzz_trace.c). A source that also
- * sees the generator's model includes it as gen/reader_api.h includes the reader's headers. */
+/* fuzz_trace.h — what the trace fuzz targets do with a trace (fuzz_trace.c). */
 #ifndef EVGEN_FUZZ_TRACE_H
 #define EVGEN_FUZZ_TRACE_H
 

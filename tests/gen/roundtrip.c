@@ -15,9 +15,9 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "backends/golden_values.h"
 #include "evgen/compat_test.h"
 #include "evgen/runtime.h"
-#include "golden_values.h"
 #include "test_support.h"
 #include "trace_parse.h"
 

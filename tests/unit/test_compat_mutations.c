@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "pipeline.h"
+#include "cli/pipeline.h"
+#include "model/util.h"
 #include "test_support.h"
-#include "util.h"
 
 #define MANIFEST_PATH EVGEN_SOURCE_DIR "/manifest/gcevents.h"
 #define LOCK_PATH EVGEN_SOURCE_DIR "/manifest/gcevents.lock"

@@ -1,5 +1,5 @@
 /* test_docs.c — the documentation keeps up with the code: every diagnostic code of
- * gen/diag_codes.h has its section in docs/diagnostics.md, and every evgen command and option
+ * gen/model/diag_codes.h has its section in docs/diagnostics.md, and every evgen command and option
  * of the usage text appears in the docs. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +11,7 @@
 
 #include <cmocka.h>
 
-#include "diag.h"
+#include "model/diag.h"
 #include "test_support.h"
 
 static void test_every_diagnostic_code_is_documented(void **state)

@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "pipeline.h"
+#include "cli/pipeline.h"
+#include "model/util.h"
 #include "test_support.h"
-#include "util.h"
 
 #define MEMORY_MANIFEST "/virtual/test_manifest.h"
 
@@ -42,11 +42,11 @@ static void unload(loaded *l)
     free(l);
 }
 
-static const evgen_slot *slot(const evgen_model *m, const char *event, unsigned version, size_t index)
+static const evgen_model_slot *slot(const evgen_model *m, const char *event, unsigned version, size_t index)
 {
-    const evgen_event *e = evgen_model_find_event(m, event);
+    const evgen_model_event *e = evgen_model_find_event(m, event);
     assert_non_null(e);
-    const evgen_version *v = evgen_event_version(e, version);
+    const evgen_model_version *v = evgen_model_event_version(e, version);
     assert_non_null(v);
     assert_true(index < v->n_slots);
     return &v->slots[index];
@@ -74,28 +74,28 @@ static void test_constants_enums_and_typedefs_are_resolved_by_the_compiler(void 
                        "#include <evgen/manifest_end.h>\n";
     loaded *l = load(text, NULL, 0);
     assert_int_equal(l->rc, 0);
-    const evgen_event *e = evgen_model_find_event(&l->model, "E");
+    const evgen_model_event *e = evgen_model_find_event(&l->model, "E");
     assert_int_equal(e->id, 42);
     assert_int_equal(e->level, 4);
     assert_true(e->keywords == ((1ull << 40) | 3));
     assert_string_equal(l->model.providers[e->provider_index].name, "Test-Provider");
     assert_int_equal(slot(&l->model, "E", 0, 0)->field->type.kind, EVGEN_KIND_U32);
-    const evgen_field *c = slot(&l->model, "E", 0, 1)->field;
+    const evgen_model_field *c = slot(&l->model, "E", 0, 1)->field;
     assert_int_equal(c->type.kind, EVGEN_KIND_U32);
     assert_true(c->type.enum_index >= 0);
-    const evgen_enum *color = &l->model.enums[c->type.enum_index];
+    const evgen_model_enum *color = &l->model.enums[c->type.enum_index];
     assert_string_equal(color->name, "Color");
     assert_int_equal(color->n_consts, 2);
     assert_string_equal(color->consts[0].display_name, "Red"); /* prefix stripped */
     assert_string_equal(color->consts[1].name, "Color_Green");
     assert_int_equal(color->consts[1].value, 2);
     /* Not every constant has the prefix: names are kept whole. */
-    const evgen_enum *mixed = &l->model.enums[slot(&l->model, "E", 0, 2)->field->type.enum_index];
+    const evgen_model_enum *mixed = &l->model.enums[slot(&l->model, "E", 0, 2)->field->type.enum_index];
     assert_string_equal(mixed->consts[1].display_name, "Mixed_Second");
     assert_int_equal(slot(&l->model, "E", 0, 3)->field->type.kind, EVGEN_KIND_BOOL8);
     assert_int_equal(slot(&l->model, "E", 0, 3)->offset, 12);
     assert_int_equal(slot(&l->model, "E", 0, 4)->offset, 13);
-    assert_int_equal(evgen_event_version(e, 0)->fixed_size, 21);
+    assert_int_equal(evgen_model_event_version(e, 0)->fixed_size, 21);
     unload(l);
 }
 
@@ -115,7 +115,7 @@ static void test_offsets_after_variable_length_fields_and_pointers(void **state)
                        "#include <evgen/manifest_end.h>\n";
     loaded *l = load(text, NULL, 0);
     assert_int_equal(l->rc, 0);
-    const evgen_version *v = evgen_event_version(evgen_model_find_event(&l->model, "E"), 0);
+    const evgen_model_version *v = evgen_model_event_version(evgen_model_find_event(&l->model, "E"), 0);
     assert_true(v->variable_size);
     assert_true(v->pointer_dependent);
     assert_int_equal(v->slots[1].offset, 2);
@@ -155,26 +155,26 @@ static void test_versions_first_explicit_and_legacy(void **state)
                        "#include <evgen/manifest_end.h>\n";
     loaded *l = load(text, NULL, 0);
     assert_int_equal(l->rc, 0);
-    const evgen_event *late = evgen_model_find_event(&l->model, "Late");
+    const evgen_model_event *late = evgen_model_find_event(&l->model, "Late");
     assert_int_equal(late->first_version, 3);
     assert_int_equal(late->latest_version, 3);
-    assert_null(evgen_event_version(late, 2));
-    const evgen_event *empty = evgen_model_find_event(&l->model, "Empty0");
+    assert_null(evgen_model_event_version(late, 2));
+    const evgen_model_event *empty = evgen_model_find_event(&l->model, "Empty0");
     assert_int_equal(empty->first_version, 0);
     assert_int_equal(empty->latest_version, 2);
-    assert_int_equal(evgen_event_version(empty, 0)->n_slots, 0);
-    assert_int_equal(evgen_event_version(empty, 2)->n_slots, 1);
-    const evgen_event *old = evgen_model_find_event(&l->model, "Old");
-    const evgen_version *v0 = evgen_event_version(old, 0);
+    assert_int_equal(evgen_model_event_version(empty, 0)->n_slots, 0);
+    assert_int_equal(evgen_model_event_version(empty, 2)->n_slots, 1);
+    const evgen_model_event *old = evgen_model_find_event(&l->model, "Old");
+    const evgen_model_version *v0 = evgen_model_event_version(old, 0);
     assert_true(v0->legacy);
     assert_int_equal(v0->fixed_size, 6);
     assert_int_equal(v0->slots[1].field->type.kind, EVGEN_KIND_U16);
-    const evgen_version *v1 = evgen_event_version(old, 1);
+    const evgen_model_version *v1 = evgen_model_event_version(old, 1);
     assert_false(v1->legacy);
     assert_string_equal(v1->slots[1].field->name, "Inserted");
     assert_int_equal(v1->slots[2].offset, 8);
-    assert_int_equal(evgen_event_version(old, 2)->fixed_size, 20);
-    const evgen_event *none = evgen_model_find_event(&l->model, "NoFields");
+    assert_int_equal(evgen_model_event_version(old, 2)->fixed_size, 20);
+    const evgen_model_event *none = evgen_model_find_event(&l->model, "NoFields");
     assert_int_equal(none->n_versions, 1);
     assert_int_equal(none->versions[0].fixed_size, 0);
     unload(l);
@@ -195,13 +195,13 @@ static void test_struct_elements_are_laid_out_as_the_compiler_does(void **state)
     loaded *l = load(text, NULL, 0);
     assert_int_equal(l->rc, 0);
     assert_int_equal(l->model.n_structs, 1);
-    const evgen_struct *st = &l->model.structs[0];
+    const evgen_model_struct *st = &l->model.structs[0];
     assert_string_equal(st->name, "Pair");
     assert_int_equal(st->size, 24);
     assert_int_equal(st->n_members, 3);
     assert_int_equal(st->members[1].offset, 8);
     assert_int_equal(st->members[2].offset, 16);
-    char *sig = evgen_field_signature(&l->model, slot(&l->model, "E", 0, 1)->field);
+    char *sig = evgen_model_field_signature(&l->model, slot(&l->model, "E", 0, 1)->field);
     assert_string_equal(sig, "array<struct{Tag:uint8@0,Value:uint64@8,Tail:uint16@16}/24>[N]");
     free(sig);
     unload(l);
@@ -226,7 +226,7 @@ static void test_defines_and_include_paths_pass_through(void **state)
                        "#include <evgen/manifest_end.h>\n";
     loaded *l = load(text, args, 2);
     assert_int_equal(l->rc, 0);
-    const evgen_event *e = evgen_model_find_event(&l->model, "E");
+    const evgen_model_event *e = evgen_model_find_event(&l->model, "E");
     assert_int_equal(e->id, 77);
     assert_int_equal(e->latest_version, 1);
     /* The depfile list names the included header, and not evgen's own builtin headers. */
@@ -259,7 +259,7 @@ static void test_locations_point_at_arguments(void **state)
                        "#include <evgen/manifest_end.h>\n";
     loaded *l = load(text, NULL, 0);
     assert_int_equal(l->rc, 0);
-    const evgen_field *alpha = slot(&l->model, "E", 0, 0)->field;
+    const evgen_model_field *alpha = slot(&l->model, "E", 0, 0)->field;
     assert_string_equal(alpha->loc.file, MEMORY_MANIFEST);
     assert_int_equal(alpha->loc.line, 4);
     assert_int_equal(alpha->loc.col, 1);
@@ -267,7 +267,7 @@ static void test_locations_point_at_arguments(void **state)
     assert_int_equal(alpha->type_loc.col, 22);
     assert_int_equal(alpha->name_loc.col, 35);
     /* Through a user's own macro, the invocation's line still identifies it. */
-    const evgen_field *wrapped = slot(&l->model, "E", 0, 1)->field;
+    const evgen_model_field *wrapped = slot(&l->model, "E", 0, 1)->field;
     assert_int_equal(wrapped->loc.line, 6);
     assert_int_equal(wrapped->name_loc.line, 6);
     unload(l);

@@ -15,9 +15,9 @@
 
 #include <cmocka.h>
 
-#include "pipeline.h"
+#include "cli/pipeline.h"
+#include "model/util.h"
 #include "test_support.h"
-#include "util.h"
 
 #define TSV_PATH EVGEN_SOURCE_DIR "/../shared/reference/gc-templates.tsv"
 #define MANIFEST_PATH EVGEN_SOURCE_DIR "/manifest/gcevents.h"
@@ -104,10 +104,10 @@ static const char *provider_name(const char *tsv_provider)
                                                              : "Microsoft-Windows-DotNETRuntime";
 }
 
-static const evgen_event *find_event(const evgen_model *m, const char *provider, uint64_t id)
+static const evgen_model_event *find_event(const evgen_model *m, const char *provider, uint64_t id)
 {
     for (size_t i = 0; i < m->n_events; i++) {
-        const evgen_event *e = &m->events[i];
+        const evgen_model_event *e = &m->events[i];
         if (e->id == id && strcmp(m->providers[e->provider_index].name, provider) == 0)
             return e;
     }
@@ -161,11 +161,11 @@ static void test_every_reference_field_is_in_the_model(void **state)
     size_t compared = 0;
     for (size_t i = 0; i < fx->n_rows; i++) {
         const row *r = &fx->rows[i];
-        const evgen_event *e = find_event(&fx->model, provider_name(r->cols[COL_PROVIDER]),
-                                          strtoull(r->cols[COL_ID], NULL, 10));
+        const evgen_model_event *e = find_event(&fx->model, provider_name(r->cols[COL_PROVIDER]),
+                                                strtoull(r->cols[COL_ID], NULL, 10));
         if (!e)
             fail_msg("line %u: no event %s id %s in the manifest", r->line, r->cols[COL_EVENT], r->cols[COL_ID]);
-        const evgen_version *ver = evgen_event_version(e, (unsigned)atoi(r->cols[COL_VERSION]));
+        const evgen_model_version *ver = evgen_model_event_version(e, (unsigned)atoi(r->cols[COL_VERSION]));
         if (!ver)
             fail_msg("line %u: %s has no version %s", r->line, e->name, r->cols[COL_VERSION]);
         assert_int_equal(e->level, level_value(r->cols[COL_LEVEL]));
@@ -184,7 +184,7 @@ static void test_every_reference_field_is_in_the_model(void **state)
         if (index >= ver->n_slots)
             fail_msg("line %u: %s v%u has %zu fields, reference has index %zu", r->line, e->name, ver->version,
                      ver->n_slots, index);
-        const evgen_slot *s = &ver->slots[index];
+        const evgen_model_slot *s = &ver->slots[index];
         if (strcmp(s->field->name, r->cols[COL_FIELD_NAME]) != 0)
             fail_msg("line %u: %s v%u field %zu is %s, reference says %s", r->line, e->name, ver->version, index,
                      s->field->name, r->cols[COL_FIELD_NAME]);
@@ -222,13 +222,13 @@ static void test_every_extra_field_is_in_the_model(void **state)
                 fail_msg("line %u: %s id %" PRIu64 " is in the TSV now: drop its extra rows", rw->line, x->event,
                          x->id);
         }
-        const evgen_event *e = find_event(&fx->model, x->provider, x->id);
+        const evgen_model_event *e = find_event(&fx->model, x->provider, x->id);
         if (!e)
             fail_msg("no event %s id %" PRIu64 " in the manifest", x->event, x->id);
         assert_string_equal(e->name, x->event);
         assert_int_equal(e->level, x->level);
         assert_int_equal(e->keywords, x->keywords);
-        const evgen_version *ver = evgen_event_version(e, x->version);
+        const evgen_model_version *ver = evgen_model_event_version(e, x->version);
         if (!ver)
             fail_msg("%s has no version %u", e->name, x->version);
         if (x->payload_size < 0)
@@ -240,7 +240,7 @@ static void test_every_extra_field_is_in_the_model(void **state)
         if (x->field_index >= ver->n_slots)
             fail_msg("%s v%u has %zu fields, expected index %zu", e->name, ver->version, ver->n_slots,
                      x->field_index);
-        const evgen_slot *s = &ver->slots[x->field_index];
+        const evgen_model_slot *s = &ver->slots[x->field_index];
         assert_string_equal(s->field->name, x->field_name);
         assert_int_equal(s->field->type.kind, x->kind);
         assert_int_equal(s->size, x->byte_size);
@@ -255,15 +255,15 @@ static void test_every_extra_field_is_in_the_model(void **state)
 static void test_gcbulkmovedobjectranges_values(void **state)
 {
     fixture *fx = *state;
-    const evgen_event *e = evgen_model_find_event(&fx->model, "GCBulkMovedObjectRanges");
+    const evgen_model_event *e = evgen_model_find_event(&fx->model, "GCBulkMovedObjectRanges");
     assert_non_null(e);
-    const evgen_version *v0 = evgen_event_version(e, 0);
+    const evgen_model_version *v0 = evgen_model_event_version(e, 0);
     assert_non_null(v0);
-    const evgen_field *values = v0->slots[3].field;
+    const evgen_model_field *values = v0->slots[3].field;
     assert_true(values->is_array);
     assert_string_equal(values->count_name, "Count");
     assert_int_equal(values->type.kind, EVGEN_KIND_STRUCT);
-    const evgen_struct *st = &fx->model.structs[values->type.struct_index];
+    const evgen_model_struct *st = &fx->model.structs[values->type.struct_index];
     assert_string_equal(st->name, "GCBulkMovedObjectRangesValue");
     assert_int_equal(st->size, 24);
     assert_int_equal(st->n_members, 3);
@@ -287,9 +287,9 @@ static void test_every_model_version_is_in_the_reference(void **state)
     fixture *fx = *state;
     size_t versions = 0;
     for (size_t i = 0; i < fx->model.n_events; i++) {
-        const evgen_event *e = &fx->model.events[i];
+        const evgen_model_event *e = &fx->model.events[i];
         for (size_t v = 0; v < e->n_versions; v++) {
-            const evgen_version *ver = &e->versions[v];
+            const evgen_model_version *ver = &e->versions[v];
             size_t rows = 0;
             for (size_t r = 0; r < fx->n_rows; r++) {
                 const row *rw = &fx->rows[r];
@@ -339,9 +339,9 @@ static void test_struct_strides_match_the_runtime(void **state)
 static void test_gcheapstats_v2_offsets(void **state)
 {
     fixture *fx = *state;
-    const evgen_event *e = evgen_model_find_event(&fx->model, "GCHeapStats");
+    const evgen_model_event *e = evgen_model_find_event(&fx->model, "GCHeapStats");
     assert_non_null(e);
-    const evgen_version *v2 = evgen_event_version(e, 2);
+    const evgen_model_version *v2 = evgen_model_event_version(e, 2);
     assert_non_null(v2);
     assert_int_equal(v2->n_slots, 16);
     assert_string_equal(v2->slots[14].field->name, "GenerationSize4");

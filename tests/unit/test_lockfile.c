@@ -11,8 +11,8 @@
 
 #include <cmocka.h>
 
-#include "pipeline.h"
-#include "util.h"
+#include "cli/pipeline.h"
+#include "model/util.h"
 
 static void load_model(const char *text, evgen_model *model)
 {

@@ -1,5 +1,5 @@
-/* test_template.c — the template engine (gen/template.h): substitution, nested maps, loops and
- * their scopes, conditions, filters, the tag-line whitespace rule, comments, and every syntax and
+/* test_template.c — the template engine (gen/backends/template.h): substitution, nested maps,
+ * loops and their scopes, conditions, filters, the tag-line whitespace rule, comments, and every syntax and
  * render error at its exact name:line:col. */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,9 +11,9 @@
 
 #include <cmocka.h>
 
-#include "diag.h"
-#include "template.h"
-#include "util.h"
+#include "backends/template.h"
+#include "model/diag.h"
+#include "model/util.h"
 
 #define NAME "t.tmpl"
 

@@ -5,7 +5,8 @@
  *   1. every version today's manifest has (as its fire-all harness fires them) and every version
  *      its lock freezes is held by a golden trace of the golden directory;
  *   2. every golden trace ever recorded reads with today's generated reader, every field equal
- *      to its deterministic value (gen/golden_values.h: derived from event, version and field);
+ *      to its deterministic value (gen/backends/golden_values.h: derived from event, version
+ *      and field);
  *   3. a trace written today reads with the reader generated from the oldest lock snapshot of the
  *      golden directory (evgen gen --from-lock), every event that reader knows field by field.
  * No test framework is needed: results go to stdout, one line each, closing with
@@ -23,7 +24,7 @@ extern "C" {
 #endif
 
 /* What a generated read-all harness (NAME_read_all.c) reports per field; the same struct as the
- * one gen/templates/read_all.c.tmpl declares. */
+ * one gen/backends/templates/read_all.c.tmpl declares. */
 typedef struct evgen_read_value {
     const char *field;
     int present;

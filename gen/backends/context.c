@@ -1,0 +1,375 @@
+/* context.c — lowers the model into the value tree the code templates print: names, C types,
+ * size expressions and the store of each field, computed once here so that the templates only
+ * print, and so that the runtime side, the reader side and the trace metadata read the same list. */
+#include "backends/context.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/util.h"
+
+static evgen_tvalue *str(const char *s)
+{
+    return evgen_tv_string(s);
+}
+
+static void set(evgen_tvalue *map, const char *key, evgen_tvalue *value)
+{
+    evgen_tv_map_set(map, key, value);
+}
+
+static const char *wire_kind_enum(evgen_kind kind)
+{
+    static const char *const names[] = {
+#define EVGEN_WIRE_ENUM_NAME(suffix, name, size, is_int) "EVGEN_WIRE_" #suffix,
+        EVGEN_KINDS(EVGEN_WIRE_ENUM_NAME)
+#undef EVGEN_WIRE_ENUM_NAME
+    };
+    return kind < EVGEN_KIND_COUNT ? names[kind] : "0";
+}
+
+/* The C type a FireEtw parameter takes for a scalar of this kind. Enums travel as their wire
+ * integer, so C++ callers need no casts. */
+static const char *param_c_type(evgen_kind kind)
+{
+    switch (kind) {
+    case EVGEN_KIND_U8: return "uint8_t";
+    case EVGEN_KIND_U16: return "uint16_t";
+    case EVGEN_KIND_U32: return "uint32_t";
+    case EVGEN_KIND_U64: return "uint64_t";
+    case EVGEN_KIND_I8: return "int8_t";
+    case EVGEN_KIND_I16: return "int16_t";
+    case EVGEN_KIND_I32: return "int32_t";
+    case EVGEN_KIND_I64: return "int64_t";
+    case EVGEN_KIND_F32: return "float";
+    case EVGEN_KIND_F64: return "double";
+    case EVGEN_KIND_BOOL8: return "int";
+    case EVGEN_KIND_BOOL32: return "uint32_t";
+    case EVGEN_KIND_GUID: return "const evgen_guid *";
+    case EVGEN_KIND_PTR: return "const void *";
+    case EVGEN_KIND_UTF8Z: return "const char *";
+    case EVGEN_KIND_UTF16Z: return "const evgen_char16 *";
+    case EVGEN_KIND_STRUCT: return "const void *";
+    case EVGEN_KIND_COUNT: break;
+    }
+    return "void";
+}
+
+/* The evgen_put_<suffix> that stores a scalar of this kind (runtime_emit.h). */
+static const char *put_suffix(evgen_kind kind)
+{
+    switch (kind) {
+    case EVGEN_KIND_U8: return "u8";
+    case EVGEN_KIND_U16: return "u16";
+    case EVGEN_KIND_U32: return "u32";
+    case EVGEN_KIND_U64: return "u64";
+    case EVGEN_KIND_I8: return "i8";
+    case EVGEN_KIND_I16: return "i16";
+    case EVGEN_KIND_I32: return "i32";
+    case EVGEN_KIND_I64: return "i64";
+    case EVGEN_KIND_F32: return "f32";
+    case EVGEN_KIND_F64: return "f64";
+    case EVGEN_KIND_BOOL8: return "bool8";
+    case EVGEN_KIND_BOOL32: return "bool32";
+    case EVGEN_KIND_GUID: return "guid";
+    case EVGEN_KIND_PTR: return "ptr";
+    case EVGEN_KIND_UTF8Z: return "utf8z_sized";
+    case EVGEN_KIND_UTF16Z: return "utf16z";
+    case EVGEN_KIND_STRUCT: return "bytes";
+    case EVGEN_KIND_COUNT: break;
+    }
+    return "bytes";
+}
+
+/* The C expression for the size of one array element. */
+static char *element_size_expr(const evgen_model *model, const evgen_model_field *f)
+{
+    if (f->type.kind == EVGEN_KIND_STRUCT)
+        return evgen_xasprintf("sizeof(%s)", model->structs[f->type.struct_index].c_type);
+    if (f->type.kind == EVGEN_KIND_PTR)
+        return evgen_xstrdup("sizeof(void *)");
+    return evgen_xasprintf("%u", evgen_kind_size(f->type.kind));
+}
+
+/* An array parameter: a pointer to its first element, typed so the caller's array fits. */
+static char *element_param_type(const evgen_model *model, const evgen_model_field *f)
+{
+    switch (f->type.kind) {
+    case EVGEN_KIND_STRUCT: return evgen_xasprintf("const %s *", model->structs[f->type.struct_index].c_type);
+    case EVGEN_KIND_BOOL8: return evgen_xstrdup("const uint8_t *");
+    case EVGEN_KIND_GUID: return evgen_xstrdup("const evgen_guid *");
+    case EVGEN_KIND_PTR: return evgen_xstrdup("const void *"); /* pointer-sized elements, as the runtime has them */
+    case EVGEN_KIND_U8:
+    case EVGEN_KIND_U16:
+    case EVGEN_KIND_U32:
+    case EVGEN_KIND_U64:
+    case EVGEN_KIND_I8:
+    case EVGEN_KIND_I16:
+    case EVGEN_KIND_I32:
+    case EVGEN_KIND_I64:
+    case EVGEN_KIND_F32:
+    case EVGEN_KIND_F64:
+    case EVGEN_KIND_BOOL32:
+    case EVGEN_KIND_UTF8Z:
+    case EVGEN_KIND_UTF16Z:
+    case EVGEN_KIND_COUNT: break;
+    }
+    return evgen_xasprintf("const %s *", param_c_type(f->type.kind));
+}
+
+/* The argument the generated test harness passes for a field: a value derived from (event,
+ * version, field) by functions the test supplies, in the parameter's type. */
+static evgen_tvalue *test_value_expr(const evgen_model *model, const evgen_model_event *e,
+                                     const evgen_model_version *ver, const evgen_model_field *f, bool is_count)
+{
+    char *args = evgen_xasprintf("\"%s\", %u, \"%s\"", e->name, ver->version, f->name);
+    evgen_tvalue *v = NULL;
+    if (is_count) {
+        v = evgen_tv_stringf("(%s)evgen_count_%s", param_c_type(f->type.kind), f->name);
+    } else if (f->is_array) {
+        char *elem = element_size_expr(model, f);
+        char *type = element_param_type(model, f);
+        v = evgen_tv_stringf("(%s)evgen_test_array(%s, evgen_count_%s, %s)", type, args, f->count_name, elem);
+        free(type);
+        free(elem);
+    } else {
+        switch (f->type.kind) {
+        case EVGEN_KIND_F32: v = evgen_tv_stringf("(float)(evgen_test_value(%s) %% 1000000) / 4.0f", args); break;
+        case EVGEN_KIND_F64: v = evgen_tv_stringf("(double)(evgen_test_value(%s) %% 1000000) / 4.0", args); break;
+        case EVGEN_KIND_BOOL8: v = evgen_tv_stringf("(int)(evgen_test_value(%s) & 1)", args); break;
+        case EVGEN_KIND_BOOL32: v = evgen_tv_stringf("(uint32_t)(evgen_test_value(%s) & 1)", args); break;
+        case EVGEN_KIND_GUID: v = evgen_tv_stringf("&evgen_guid_%s", f->name); break;
+        case EVGEN_KIND_PTR: v = evgen_tv_stringf("(const void *)(uintptr_t)evgen_test_value(%s)", args); break;
+        case EVGEN_KIND_UTF8Z: v = evgen_tv_stringf("evgen_test_utf8(%s)", args); break;
+        case EVGEN_KIND_UTF16Z: v = evgen_tv_stringf("evgen_test_utf16(%s)", args); break;
+        case EVGEN_KIND_U8:
+        case EVGEN_KIND_U16:
+        case EVGEN_KIND_U32:
+        case EVGEN_KIND_U64:
+        case EVGEN_KIND_I8:
+        case EVGEN_KIND_I16:
+        case EVGEN_KIND_I32:
+        case EVGEN_KIND_I64:
+        case EVGEN_KIND_STRUCT:
+        case EVGEN_KIND_COUNT:
+            v = evgen_tv_stringf("(%s)evgen_test_value(%s)", param_c_type(f->type.kind), args);
+            break;
+        }
+    }
+    free(args);
+    return v;
+}
+
+static evgen_tvalue *field_context(const evgen_model *model, const evgen_model_event *e, const evgen_model_version *ver,
+                                   size_t index)
+{
+    const evgen_model_slot *slot = &ver->slots[index];
+    const evgen_model_field *f = slot->field;
+    evgen_tvalue *m = evgen_tv_map();
+    set(m, "name", str(f->name));
+    set(m, "index", evgen_tv_stringf("%zu", index));
+    set(m, "kind", str(wire_kind_enum(f->type.kind)));
+    set(m, "wire_type", str(evgen_kind_name(f->type.kind)));
+    set(m, "c_spelling", str(f->type.c_spelling));
+    set(m, "is_array", evgen_tv_bool(f->is_array));
+    set(m, "is_string", evgen_tv_bool(f->type.kind == EVGEN_KIND_UTF8Z || f->type.kind == EVGEN_KIND_UTF16Z));
+    set(m, "is_variable", evgen_tv_bool(slot->size == 0));
+    set(m, "enum_index", evgen_tv_stringf("%d", f->type.enum_index));
+    set(m, "struct_index", evgen_tv_stringf("%d", f->type.struct_index));
+    set(m, "put", str(put_suffix(f->type.kind)));
+    set(m, "size_function", str(f->type.kind == EVGEN_KIND_UTF8Z ? "evgen_utf8z_size" : "evgen_utf16z_size"));
+    /* The offset as a comment for people: fixed, or after a variable-length field. */
+    if (slot->after < 0)
+        set(m, "offset_comment", evgen_tv_stringf("%u%s", slot->offset, slot->ptrs_before ? " (8-byte pointers)" : ""));
+    else
+        set(m, "offset_comment", evgen_tv_stringf("%s+%u", ver->slots[slot->after].field->name, slot->offset));
+    int count_index = -1;
+    if (f->is_array) {
+        count_index = evgen_model_version_find_slot(ver, f->count_name);
+        char *elem = element_size_expr(model, f);
+        set(m, "count_name", str(f->count_name));
+        set(m, "element_size", str(elem));
+        free(elem);
+    }
+    set(m, "count_index", evgen_tv_stringf("%d", count_index));
+    /* The parameter as declared: "const char *Name", "uint64_t Size". */
+    char *type = f->is_array ? element_param_type(model, f) : evgen_xstrdup(param_c_type(f->type.kind));
+    set(m, "param_type", str(type));
+    set(m, "param", evgen_tv_stringf("%s%s%s", type, type[strlen(type) - 1] == '*' ? "" : " ", f->name));
+    free(type);
+    set(m, "flags", str(f->is_array ? "EVGEN_FIELD_ARRAY" : "0"));
+    set(m, "is_guid", evgen_tv_bool(!f->is_array && f->type.kind == EVGEN_KIND_GUID));
+    bool is_count = false;
+    for (size_t i = 0; i < ver->n_slots; i++)
+        is_count = is_count || (ver->slots[i].field->is_array && strcmp(ver->slots[i].field->count_name, f->name) == 0);
+    set(m, "is_count", evgen_tv_bool(is_count));
+    set(m, "test_value", test_value_expr(model, e, ver, f, is_count));
+    return m;
+}
+
+/* size = constant bytes + pointers * sizeof(void *) + every variable-length part. */
+static evgen_tvalue *size_expr(const evgen_model_version *ver)
+{
+    unsigned constant = 0, pointers = 0;
+    evgen_strbuf sb;
+    evgen_sb_init(&sb);
+    for (size_t i = 0; i < ver->n_slots; i++) {
+        const evgen_model_field *f = ver->slots[i].field;
+        if (f->is_array || ver->slots[i].size == 0)
+            continue;
+        if (f->type.kind == EVGEN_KIND_PTR)
+            pointers++;
+        else
+            constant += ver->slots[i].size;
+    }
+    evgen_sb_printf(&sb, "%u", constant);
+    if (pointers)
+        evgen_sb_printf(&sb, " + %u * sizeof(void *)", pointers);
+    for (size_t i = 0; i < ver->n_slots; i++) {
+        const evgen_model_field *f = ver->slots[i].field;
+        if (f->is_array || ver->slots[i].size == 0)
+            evgen_sb_printf(&sb, " + evgen_size_%s", f->name);
+    }
+    evgen_tvalue *v = evgen_tv_string(sb.data);
+    evgen_sb_free(&sb);
+    return v;
+}
+
+static evgen_tvalue *version_context(const evgen_model *model, const evgen_model_event *e,
+                                     const evgen_model_version *ver, unsigned type)
+{
+    evgen_tvalue *m = evgen_tv_map();
+    set(m, "number", evgen_tv_stringf("%u", ver->version));
+    set(m, "type", evgen_tv_stringf("%u", type));
+    set(m, "legacy", evgen_tv_bool(ver->legacy));
+    set(m, "variable", evgen_tv_bool(ver->variable_size));
+    set(m, "variable_int", str(ver->variable_size ? "1" : "0"));
+    set(m, "flags", evgen_tv_stringf("%s%s%s", ver->legacy ? "EVGEN_VERSION_LEGACY" : "",
+                                     ver->legacy && ver->variable_size ? " | " : "",
+                                     ver->variable_size ? "EVGEN_VERSION_VARIABLE"
+                                                        : (ver->legacy ? "" : "0")));
+    set(m, "size_expr", size_expr(ver));
+    set(m, "fixed_size_expr", ver->variable_size ? str("0") : size_expr(ver));
+    set(m, "has_fields", evgen_tv_bool(ver->n_slots > 0));
+    set(m, "fields_count", evgen_tv_stringf("%zu", ver->n_slots));
+    set(m, "function", evgen_tv_stringf("FireEtw%s_V%u", e->name, ver->version));
+    set(m, "size_comment", ver->variable_size ? str("variable size")
+                                              : evgen_tv_stringf("%u bytes%s", ver->fixed_size,
+                                                                 ver->pointer_dependent ? " with 8-byte pointers" : ""));
+    evgen_tvalue *fields = evgen_tv_list();
+    for (size_t i = 0; i < ver->n_slots; i++)
+        evgen_tv_list_add(fields, field_context(model, e, ver, i));
+    set(m, "fields", fields);
+    return m;
+}
+
+static evgen_tvalue *event_context(const evgen_model *model, const evgen_model_event *e, size_t index, unsigned *type)
+{
+    evgen_tvalue *m = evgen_tv_map();
+    set(m, "name", str(e->name));
+    set(m, "index", evgen_tv_stringf("%zu", index));
+    set(m, "id", evgen_tv_stringf("%llu", (unsigned long long)e->id));
+    set(m, "level", evgen_tv_stringf("%llu", (unsigned long long)e->level));
+    set(m, "keywords", evgen_tv_stringf("0x%llxull", (unsigned long long)e->keywords));
+    set(m, "provider_index", evgen_tv_stringf("%d", e->provider_index));
+    set(m, "provider_name", str(model->providers[e->provider_index].name));
+    set(m, "type_offset", evgen_tv_stringf("%u", *type));
+    set(m, "n_versions", evgen_tv_stringf("%zu", e->n_versions));
+    set(m, "first_version", evgen_tv_stringf("%u", e->first_version));
+    set(m, "latest_version", evgen_tv_stringf("%u", e->latest_version));
+    evgen_tvalue *versions = evgen_tv_list();
+    for (size_t v = 0; v < e->n_versions; v++) {
+        evgen_tvalue *vc = version_context(model, e, &e->versions[v], *type);
+        if (v + 1 == e->n_versions)
+            set(m, "latest", version_context(model, e, &e->versions[v], *type));
+        evgen_tv_list_add(versions, vc);
+        (*type)++;
+    }
+    set(m, "versions", versions);
+    evgen_add_reader_context(m, model, e);
+    return m;
+}
+
+static evgen_tvalue *enum_context(const evgen_model_enum *en, size_t index)
+{
+    evgen_tvalue *m = evgen_tv_map();
+    set(m, "name", str(en->name));
+    set(m, "index", evgen_tv_stringf("%zu", index));
+    set(m, "n_consts", evgen_tv_stringf("%zu", en->n_consts));
+    evgen_tvalue *consts = evgen_tv_list();
+    for (size_t i = 0; i < en->n_consts; i++) {
+        evgen_tvalue *c = evgen_tv_map();
+        set(c, "name", str(en->consts[i].display_name));
+        set(c, "c_name", str(en->consts[i].name));
+        set(c, "value", en->consts[i].value < 0 ? evgen_tv_stringf("(%lld - 1)", (long long)en->consts[i].value + 1)
+                                                : evgen_tv_stringf("%lld", (long long)en->consts[i].value));
+        evgen_tv_list_add(consts, c);
+    }
+    set(m, "consts", consts);
+    return m;
+}
+
+static evgen_tvalue *struct_context(const evgen_model_struct *st, size_t index)
+{
+    evgen_tvalue *m = evgen_tv_map();
+    set(m, "name", str(st->name));
+    set(m, "c_type", str(st->c_type));
+    set(m, "index", evgen_tv_stringf("%zu", index));
+    set(m, "n_members", evgen_tv_stringf("%zu", st->n_members));
+    evgen_tvalue *members = evgen_tv_list();
+    for (size_t i = 0; i < st->n_members; i++) {
+        evgen_tvalue *mm = evgen_tv_map();
+        set(mm, "name", str(st->members[i].name));
+        set(mm, "kind", str(wire_kind_enum(st->members[i].kind)));
+        set(mm, "enum_index", evgen_tv_stringf("%d", st->members[i].enum_index));
+        evgen_tv_list_add(members, mm);
+    }
+    set(m, "members", members);
+    return m;
+}
+
+static const char *base_name(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return slash ? slash + 1 : path;
+}
+
+evgen_tvalue *evgen_build_context(const evgen_model *model, const char *name)
+{
+    evgen_tvalue *root = evgen_tv_map();
+    set(root, "banner",
+        evgen_tv_stringf("Generated by" " evgen %s from %s. DO NOT EDIT.", EVGEN_PROJECT_VERSION, model->manifest_path));
+    set(root, "name", str(name));
+    set(root, "manifest_path", str(model->manifest_path));
+    set(root, "manifest_include", str(base_name(model->manifest_path)));
+    evgen_tvalue *providers = evgen_tv_list();
+    for (size_t p = 0; p < model->n_providers; p++) {
+        evgen_tvalue *pm = evgen_tv_map();
+        set(pm, "name", str(model->providers[p].name));
+        set(pm, "symbol", str(model->providers[p].symbol));
+        evgen_tv_list_add(providers, pm);
+    }
+    set(root, "providers", providers);
+    set(root, "n_providers", evgen_tv_stringf("%zu", model->n_providers));
+    evgen_tvalue *enums = evgen_tv_list();
+    for (size_t i = 0; i < model->n_enums; i++)
+        evgen_tv_list_add(enums, enum_context(&model->enums[i], i));
+    set(root, "enums", enums);
+    set(root, "n_enums", evgen_tv_stringf("%zu", model->n_enums));
+    evgen_tvalue *structs = evgen_tv_list();
+    for (size_t i = 0; i < model->n_structs; i++)
+        evgen_tv_list_add(structs, struct_context(&model->structs[i], i));
+    set(root, "structs", structs);
+    set(root, "n_structs", evgen_tv_stringf("%zu", model->n_structs));
+    evgen_tvalue *events = evgen_tv_list();
+    unsigned type = 0;
+    for (size_t i = 0; i < model->n_events; i++)
+        evgen_tv_list_add(events, event_context(model, &model->events[i], i, &type));
+    set(root, "events", events);
+    set(root, "n_events", evgen_tv_stringf("%zu", model->n_events));
+    /* C has no empty arrays: storage for at least one event. */
+    set(root, "n_events_storage", evgen_tv_stringf("%zu", model->n_events ? model->n_events : 1));
+    set(root, "n_types", evgen_tv_stringf("%u", type));
+    evgen_add_reader_manifest_context(root, model, name);
+    return root;
+}

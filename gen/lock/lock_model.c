@@ -1,0 +1,194 @@
+/* lock_model.c — a model rebuilt from a lock file: the layouts an old version of a manifest froze,
+ * so that `evgen gen --from-lock` can generate the reader that version of the manifest had, and
+ * tests can read today's traces with it (forward compatibility). Level and keywords are not
+ * locked and come back as 0; enums come back as their wire integers. */
+#include "lock/lock_model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/model_check.h"
+#include "model/util.h"
+
+static int kind_named(const char *name, size_t len)
+{
+    for (int k = 0; k < EVGEN_KIND_COUNT; k++) {
+        const char *n = evgen_kind_name((evgen_kind)k);
+        if (strlen(n) == len && strncmp(n, name, len) == 0)
+            return k;
+    }
+    return -1;
+}
+
+static const char *c_type_of(evgen_kind kind)
+{
+    static const char *const names[] = {"uint8_t", "uint16_t", "uint32_t", "uint64_t", "int8_t", "int16_t",
+                                        "int32_t", "int64_t", "float", "double", "bool", "evgen_bool32",
+                                        "evgen_guid", "evgen_ptr", "evgen_utf8z", "evgen_utf16z", "struct"};
+    return kind < EVGEN_KIND_COUNT ? names[kind] : "?";
+}
+
+/* "struct{A:uint32@0,B:ptr@8}/16": a struct of the model (reused when an identical one exists). */
+static int parse_struct(evgen_model *model, const char *sig, size_t len)
+{
+    const char *open = memchr(sig, '{', len), *close = memchr(sig, '}', len);
+    if (!open || !close || close < open || close + 1 >= sig + len || close[1] != '/')
+        return -1;
+    evgen_model_struct st;
+    memset(&st, 0, sizeof st);
+    st.size = (unsigned)strtoul(close + 2, NULL, 10);
+    st.align = 1;
+    const char *p = open + 1;
+    while (p < close) {
+        const char *colon = memchr(p, ':', (size_t)(close - p)), *at = memchr(p, '@', (size_t)(close - p));
+        const char *end = memchr(p, ',', (size_t)(close - p));
+        if (!end)
+            end = close;
+        if (!colon || !at || colon > at || at > end)
+            break;
+        int kind = kind_named(colon + 1, (size_t)(at - colon - 1));
+        if (kind < 0)
+            break;
+        char *name = evgen_xstrndup(p, (size_t)(colon - p));
+        if (!evgen_valid_name(name)) { /* a member name is part of generated names */
+            free(name);
+            for (size_t i = 0; i < st.n_members; i++)
+                free(st.members[i].name);
+            free(st.members);
+            return -1;
+        }
+        evgen_model_struct_member *m = EVGEN_PUSH(st.members, st.n_members);
+        m->name = name;
+        m->kind = (evgen_kind)kind;
+        m->offset = (unsigned)strtoul(at + 1, NULL, 10);
+        m->size = evgen_kind_size(m->kind);
+        m->enum_index = -1;
+        if (m->kind == EVGEN_KIND_PTR)
+            st.pointer_dependent = true;
+        p = end + 1;
+    }
+    size_t index = model->n_structs;
+    st.name = evgen_xasprintf("LockedStruct%zu", index);
+    st.c_type = evgen_xstrdup(st.name);
+    *EVGEN_PUSH(model->structs, model->n_structs) = st;
+    return (int)index;
+}
+
+/* Fills a field's type from its lock signature; returns 0 or -1. */
+static int parse_signature(evgen_model *model, const char *sig, evgen_model_field *f)
+{
+    f->type.enum_index = -1;
+    f->type.struct_index = -1;
+    f->count_index = -1;
+    if (strncmp(sig, "array<", 6) == 0) {
+        const char *gt = strrchr(sig, '>'), *lb = strrchr(sig, '['), *rb = strrchr(sig, ']');
+        if (!gt || !lb || !rb || lb < gt || rb < lb)
+            return -1;
+        f->is_array = true;
+        f->count_name = evgen_xstrndup(lb + 1, (size_t)(rb - lb - 1));
+        const char *elem = sig + 6;
+        size_t len = (size_t)(gt - elem);
+        if (strncmp(elem, "struct{", 7) == 0) {
+            f->type.kind = EVGEN_KIND_STRUCT;
+            f->type.struct_index = parse_struct(model, elem, len);
+            if (f->type.struct_index < 0)
+                return -1;
+        } else {
+            int kind = kind_named(elem, len);
+            if (kind < 0)
+                return -1;
+            f->type.kind = (evgen_kind)kind;
+        }
+    } else {
+        int kind = kind_named(sig, strlen(sig));
+        if (kind < 0 || kind == EVGEN_KIND_STRUCT)
+            return -1;
+        f->type.kind = (evgen_kind)kind;
+    }
+    f->type.c_spelling = evgen_xstrdup(f->type.kind == EVGEN_KIND_STRUCT ? model->structs[f->type.struct_index].name
+                                                                          : c_type_of(f->type.kind));
+    return 0;
+}
+
+static int provider_index(evgen_model *model, const char *name)
+{
+    for (size_t p = 0; p < model->n_providers; p++)
+        if (strcmp(model->providers[p].name, name) == 0)
+            return (int)p;
+    evgen_model_provider *p = EVGEN_PUSH(model->providers, model->n_providers);
+    p->name = evgen_xstrdup(name);
+    p->symbol = evgen_xasprintf("LockedProvider%zu", model->n_providers - 1);
+    return (int)model->n_providers - 1;
+}
+
+static int add_field(evgen_model *model, evgen_model_field **fields, size_t *n, const evgen_lock_field *lf,
+                     unsigned since, evgen_model_loc loc, evgen_diags *diags)
+{
+    evgen_model_field *f = EVGEN_PUSH(*fields, *n);
+    f->name = evgen_xstrdup(lf->name);
+    f->since = since;
+    f->loc = f->since_loc = f->type_loc = f->name_loc = f->count_loc = loc;
+    /* The lock's words may be quoted, but a name becomes part of generated C names */
+    if (!evgen_valid_name(lf->name)) {
+        evgen_model_loc at = {loc.file, lf->loc.line, lf->loc.col};
+        evgen_error(diags, &at, EVGEN_D_LOCK_SYNTAX, "field name '%s' is not a C identifier", lf->name);
+        return -1;
+    }
+    if (parse_signature(model, lf->signature, f) != 0) {
+        evgen_error(diags, &loc, EVGEN_D_LOCK_SYNTAX, "cannot read the type signature '%s' of field '%s'",
+                    lf->signature, lf->name);
+        return -1;
+    }
+    return 0;
+}
+
+/* The version of `le` that first has a field named `name` (legacy versions included). */
+static unsigned first_version_with(const evgen_lock_event *le, const char *name)
+{
+    unsigned first = ~0u;
+    for (size_t v = 0; v < le->n_versions; v++)
+        for (size_t i = 0; i < le->versions[v].n_fields; i++)
+            if (strcmp(le->versions[v].fields[i].name, name) == 0 && le->versions[v].version < first)
+                first = le->versions[v].version;
+    return first;
+}
+
+int evgen_model_from_lock(const evgen_lock *lock, evgen_model *model, evgen_diags *diags)
+{
+    size_t errors_before = diags->n_errors;
+    model->manifest_path = evgen_xstrdup(lock->path);
+    for (size_t i = 0; i < lock->n_events; i++) {
+        const evgen_lock_event *le = &lock->events[i];
+        evgen_model_loc loc = {evgen_model_intern_file(model, lock->path), le->loc.line, le->loc.col};
+        evgen_model_event *e = EVGEN_PUSH(model->events, model->n_events);
+        e->name = evgen_xstrdup(le->name);
+        e->id = le->id;
+        e->provider_index = provider_index(model, le->provider);
+        e->provider_symbol = evgen_xstrdup(model->providers[e->provider_index].symbol);
+        e->loc = e->name_loc = e->id_loc = e->provider_loc = e->level_loc = e->keywords_loc = loc;
+        if (!evgen_valid_name(le->name))
+            evgen_error(diags, &loc, EVGEN_D_LOCK_SYNTAX, "event name '%s' is not a C identifier", le->name);
+        if (!le->n_versions)
+            continue;
+        /* The newest version's fields, in order, are the event's fields; legacy versions keep
+         * their own layouts; a version without fields is declared explicitly. */
+        const evgen_lock_version *latest = &le->versions[le->n_versions - 1];
+        for (size_t k = 0; k < latest->n_fields; k++)
+            add_field(model, &e->fields, &e->n_fields, &latest->fields[k],
+                      first_version_with(le, latest->fields[k].name), loc, diags);
+        for (size_t v = 0; v < le->n_versions; v++) {
+            const evgen_lock_version *lv = &le->versions[v];
+            if (lv->legacy)
+                for (size_t k = 0; k < lv->n_fields; k++)
+                    add_field(model, &e->legacy_fields, &e->n_legacy_fields, &lv->fields[k], lv->version, loc, diags);
+            size_t n = e->n_explicit_versions;
+            *EVGEN_PUSH(e->explicit_versions, e->n_explicit_versions) = lv->version;
+            e->explicit_version_locs = evgen_xrealloc(e->explicit_version_locs, (n + 1) * sizeof(evgen_model_loc));
+            e->explicit_version_locs[n] = loc;
+        }
+    }
+    if (diags->n_errors > errors_before)
+        return -1;
+    /* provider_symbol is resolved by name in the checks: give each its provider's symbol. */
+    return evgen_model_check(model, diags);
+}
