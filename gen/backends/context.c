@@ -18,103 +18,57 @@ static void set(evgen_tvalue *map, const char *key, evgen_tvalue *value)
     evgen_tv_map_set(map, key, value);
 }
 
-static const char *wire_kind_enum(evgen_kind kind)
+/* The row of evgen/wire_kinds.h the code of a kind is printed from; the model only holds kinds. */
+static const evgen_wire_kind_info *kind_info(evgen_wire_kind kind)
 {
-    static const char *const names[] = {
-#define EVGEN_WIRE_ENUM_NAME(suffix, name, size, is_int) "EVGEN_WIRE_" #suffix,
-        EVGEN_KINDS(EVGEN_WIRE_ENUM_NAME)
-#undef EVGEN_WIRE_ENUM_NAME
+    static const evgen_wire_kind_info none = {0};
+    const evgen_wire_kind_info *info = evgen_wire_kind_info_of(kind);
+    return info ? info : &none;
+}
+
+/* The enumerator generated descriptors name a kind by. */
+static const char *wire_kind_enum(evgen_wire_kind kind)
+{
+    static const char *const enumerators[] = {
+        "0", /* codes start at 1 */
+#define EVGEN_WIRE_ENUMERATOR(NAME, ...) "EVGEN_WIRE_" #NAME,
+        EVGEN_WIRE_KINDS(EVGEN_WIRE_ENUMERATOR)
+#undef EVGEN_WIRE_ENUMERATOR
     };
-    return kind < EVGEN_KIND_COUNT ? names[kind] : "0";
+    return evgen_wire_kind_valid(kind) ? enumerators[kind] : "0";
 }
 
 /* The C type a FireEtw parameter takes for a scalar of this kind. Enums travel as their wire
  * integer, so C++ callers need no casts. */
-static const char *param_c_type(evgen_kind kind)
+static const char *param_c_type(evgen_wire_kind kind)
 {
-    switch (kind) {
-    case EVGEN_KIND_U8: return "uint8_t";
-    case EVGEN_KIND_U16: return "uint16_t";
-    case EVGEN_KIND_U32: return "uint32_t";
-    case EVGEN_KIND_U64: return "uint64_t";
-    case EVGEN_KIND_I8: return "int8_t";
-    case EVGEN_KIND_I16: return "int16_t";
-    case EVGEN_KIND_I32: return "int32_t";
-    case EVGEN_KIND_I64: return "int64_t";
-    case EVGEN_KIND_F32: return "float";
-    case EVGEN_KIND_F64: return "double";
-    case EVGEN_KIND_BOOL8: return "int";
-    case EVGEN_KIND_BOOL32: return "uint32_t";
-    case EVGEN_KIND_GUID: return "const evgen_guid *";
-    case EVGEN_KIND_PTR: return "const void *";
-    case EVGEN_KIND_UTF8Z: return "const char *";
-    case EVGEN_KIND_UTF16Z: return "const evgen_char16 *";
-    case EVGEN_KIND_STRUCT: return "const void *";
-    case EVGEN_KIND_COUNT: break;
-    }
-    return "void";
+    return kind_info(kind)->param ? kind_info(kind)->param : "void";
 }
 
 /* The evgen_put_<suffix> that stores a scalar of this kind (runtime_emit.h). */
-static const char *put_suffix(evgen_kind kind)
+static const char *put_suffix(evgen_wire_kind kind)
 {
-    switch (kind) {
-    case EVGEN_KIND_U8: return "u8";
-    case EVGEN_KIND_U16: return "u16";
-    case EVGEN_KIND_U32: return "u32";
-    case EVGEN_KIND_U64: return "u64";
-    case EVGEN_KIND_I8: return "i8";
-    case EVGEN_KIND_I16: return "i16";
-    case EVGEN_KIND_I32: return "i32";
-    case EVGEN_KIND_I64: return "i64";
-    case EVGEN_KIND_F32: return "f32";
-    case EVGEN_KIND_F64: return "f64";
-    case EVGEN_KIND_BOOL8: return "bool8";
-    case EVGEN_KIND_BOOL32: return "bool32";
-    case EVGEN_KIND_GUID: return "guid";
-    case EVGEN_KIND_PTR: return "ptr";
-    case EVGEN_KIND_UTF8Z: return "utf8z_sized";
-    case EVGEN_KIND_UTF16Z: return "utf16z";
-    case EVGEN_KIND_STRUCT: return "bytes";
-    case EVGEN_KIND_COUNT: break;
-    }
-    return "bytes";
+    return kind_info(kind)->store ? kind_info(kind)->store : "bytes";
 }
 
 /* The C expression for the size of one array element. */
 static char *element_size_expr(const evgen_model *model, const evgen_model_field *f)
 {
-    if (f->type.kind == EVGEN_KIND_STRUCT)
+    if (f->type.kind == EVGEN_WIRE_STRUCT)
         return evgen_xasprintf("sizeof(%s)", model->structs[f->type.struct_index].c_type);
-    if (f->type.kind == EVGEN_KIND_PTR)
+    if (evgen_wire_kind_class(f->type.kind) == EVGEN_WIRE_CLASS_POINTER)
         return evgen_xstrdup("sizeof(void *)");
     return evgen_xasprintf("%u", evgen_kind_size(f->type.kind));
 }
 
-/* An array parameter: a pointer to its first element, typed so the caller's array fits. */
+/* An array parameter: a pointer to its first element, typed so the caller's array fits (pointer
+ * elements are pointer-sized, as the runtime has them). */
 static char *element_param_type(const evgen_model *model, const evgen_model_field *f)
 {
-    switch (f->type.kind) {
-    case EVGEN_KIND_STRUCT: return evgen_xasprintf("const %s *", model->structs[f->type.struct_index].c_type);
-    case EVGEN_KIND_BOOL8: return evgen_xstrdup("const uint8_t *");
-    case EVGEN_KIND_GUID: return evgen_xstrdup("const evgen_guid *");
-    case EVGEN_KIND_PTR: return evgen_xstrdup("const void *"); /* pointer-sized elements, as the runtime has them */
-    case EVGEN_KIND_U8:
-    case EVGEN_KIND_U16:
-    case EVGEN_KIND_U32:
-    case EVGEN_KIND_U64:
-    case EVGEN_KIND_I8:
-    case EVGEN_KIND_I16:
-    case EVGEN_KIND_I32:
-    case EVGEN_KIND_I64:
-    case EVGEN_KIND_F32:
-    case EVGEN_KIND_F64:
-    case EVGEN_KIND_BOOL32:
-    case EVGEN_KIND_UTF8Z:
-    case EVGEN_KIND_UTF16Z:
-    case EVGEN_KIND_COUNT: break;
-    }
-    return evgen_xasprintf("const %s *", param_c_type(f->type.kind));
+    if (f->type.kind == EVGEN_WIRE_STRUCT)
+        return evgen_xasprintf("const %s *", model->structs[f->type.struct_index].c_type);
+    const char *elem = kind_info(f->type.kind)->elem;
+    return evgen_xasprintf("const %s *", elem ? elem : param_c_type(f->type.kind));
 }
 
 /* The argument the generated test harness passes for a field: a value derived from (event,
@@ -133,27 +87,20 @@ static evgen_tvalue *test_value_expr(const evgen_model *model, const evgen_model
         free(type);
         free(elem);
     } else {
-        switch (f->type.kind) {
-        case EVGEN_KIND_F32: v = evgen_tv_stringf("(float)(evgen_test_value(%s) %% 1000000) / 4.0f", args); break;
-        case EVGEN_KIND_F64: v = evgen_tv_stringf("(double)(evgen_test_value(%s) %% 1000000) / 4.0", args); break;
-        case EVGEN_KIND_BOOL8: v = evgen_tv_stringf("(int)(evgen_test_value(%s) & 1)", args); break;
-        case EVGEN_KIND_BOOL32: v = evgen_tv_stringf("(uint32_t)(evgen_test_value(%s) & 1)", args); break;
-        case EVGEN_KIND_GUID: v = evgen_tv_stringf("&evgen_guid_%s", f->name); break;
-        case EVGEN_KIND_PTR: v = evgen_tv_stringf("(const void *)(uintptr_t)evgen_test_value(%s)", args); break;
-        case EVGEN_KIND_UTF8Z: v = evgen_tv_stringf("evgen_test_utf8(%s)", args); break;
-        case EVGEN_KIND_UTF16Z: v = evgen_tv_stringf("evgen_test_utf16(%s)", args); break;
-        case EVGEN_KIND_U8:
-        case EVGEN_KIND_U16:
-        case EVGEN_KIND_U32:
-        case EVGEN_KIND_U64:
-        case EVGEN_KIND_I8:
-        case EVGEN_KIND_I16:
-        case EVGEN_KIND_I32:
-        case EVGEN_KIND_I64:
-        case EVGEN_KIND_STRUCT:
-        case EVGEN_KIND_COUNT:
-            v = evgen_tv_stringf("(%s)evgen_test_value(%s)", param_c_type(f->type.kind), args);
+        const char *param = param_c_type(f->type.kind);
+        switch (evgen_wire_kind_class(f->type.kind)) {
+        case EVGEN_WIRE_CLASS_FLOAT:
+            v = evgen_tv_stringf("(%s)(evgen_test_value(%s) %% 1000000) / 4.0%s", param, args,
+                                 evgen_kind_size(f->type.kind) == 4 ? "f" : "");
             break;
+        case EVGEN_WIRE_CLASS_BOOL: v = evgen_tv_stringf("(%s)(evgen_test_value(%s) & 1)", param, args); break;
+        case EVGEN_WIRE_CLASS_GUID: v = evgen_tv_stringf("&evgen_guid_%s", f->name); break;
+        case EVGEN_WIRE_CLASS_POINTER: v = evgen_tv_stringf("(%s)(uintptr_t)evgen_test_value(%s)", param, args); break;
+        case EVGEN_WIRE_CLASS_UTF8: v = evgen_tv_stringf("evgen_test_utf8(%s)", args); break;
+        case EVGEN_WIRE_CLASS_UTF16: v = evgen_tv_stringf("evgen_test_utf16(%s)", args); break;
+        case EVGEN_WIRE_CLASS_UNSIGNED:
+        case EVGEN_WIRE_CLASS_SIGNED:
+        case EVGEN_WIRE_CLASS_STRUCT: v = evgen_tv_stringf("(%s)evgen_test_value(%s)", param, args); break;
         }
     }
     free(args);
@@ -172,12 +119,12 @@ static evgen_tvalue *field_context(const evgen_model *model, const evgen_model_e
     set(m, "wire_type", str(evgen_kind_name(f->type.kind)));
     set(m, "c_spelling", str(f->type.c_spelling));
     set(m, "is_array", evgen_tv_bool(f->is_array));
-    set(m, "is_string", evgen_tv_bool(f->type.kind == EVGEN_KIND_UTF8Z || f->type.kind == EVGEN_KIND_UTF16Z));
+    set(m, "is_string", evgen_tv_bool(f->type.kind == EVGEN_WIRE_UTF8Z || f->type.kind == EVGEN_WIRE_UTF16Z));
     set(m, "is_variable", evgen_tv_bool(slot->size == 0));
     set(m, "enum_index", evgen_tv_stringf("%d", f->type.enum_index));
     set(m, "struct_index", evgen_tv_stringf("%d", f->type.struct_index));
     set(m, "put", str(put_suffix(f->type.kind)));
-    set(m, "size_function", str(f->type.kind == EVGEN_KIND_UTF8Z ? "evgen_utf8z_size" : "evgen_utf16z_size"));
+    set(m, "size_function", str(f->type.kind == EVGEN_WIRE_UTF8Z ? "evgen_utf8z_size" : "evgen_utf16z_size"));
     /* The offset as a comment for people: fixed, or after a variable-length field. */
     if (slot->after < 0)
         set(m, "offset_comment", evgen_tv_stringf("%u%s", slot->offset, slot->ptrs_before ? " (8-byte pointers)" : ""));
@@ -198,7 +145,7 @@ static evgen_tvalue *field_context(const evgen_model *model, const evgen_model_e
     set(m, "param", evgen_tv_stringf("%s%s%s", type, type[strlen(type) - 1] == '*' ? "" : " ", f->name));
     free(type);
     set(m, "flags", str(f->is_array ? "EVGEN_FIELD_ARRAY" : "0"));
-    set(m, "is_guid", evgen_tv_bool(!f->is_array && f->type.kind == EVGEN_KIND_GUID));
+    set(m, "is_guid", evgen_tv_bool(!f->is_array && f->type.kind == EVGEN_WIRE_GUID));
     bool is_count = false;
     for (size_t i = 0; i < ver->n_slots; i++)
         is_count = is_count || (ver->slots[i].field->is_array && strcmp(ver->slots[i].field->count_name, f->name) == 0);
@@ -217,7 +164,7 @@ static evgen_tvalue *size_expr(const evgen_model_version *ver)
         const evgen_model_field *f = ver->slots[i].field;
         if (f->is_array || ver->slots[i].size == 0)
             continue;
-        if (f->type.kind == EVGEN_KIND_PTR)
+        if (f->type.kind == EVGEN_WIRE_PTR)
             pointers++;
         else
             constant += ver->slots[i].size;

@@ -2,6 +2,7 @@
  * accessors of every field it ever had (with the getter for its type) and its offset table, one
  * row per version and one slot per field, lowered from the model's per-version slots; and the
  * manifest's metadata bytes (NAME_reader_manifest), as C initializer lines. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,79 +10,31 @@
 #include "backends/manifest_desc.h"
 #include "model/util.h"
 
-/* The C type an accessor returns, and the function that reads it (reader_access.h). */
-static void scalar_access(evgen_kind kind, const char **type, const char **getter, const char **element_getter)
+/* The C type an accessor returns, and the functions that read it (reader_access.h): the columns
+ * read_type and access of evgen/wire_kinds.h. */
+static void scalar_access(evgen_wire_kind kind, const char **type, const char **getter, const char **element_getter)
 {
-    *getter = "evgen_access_uint";
-    *element_getter = "evgen_element_uint";
-    switch (kind) {
-    case EVGEN_KIND_U8: *type = "uint8_t"; return;
-    case EVGEN_KIND_U16: *type = "uint16_t"; return;
-    case EVGEN_KIND_U32: *type = "uint32_t"; return;
-    case EVGEN_KIND_U64: *type = "uint64_t"; return;
-    case EVGEN_KIND_BOOL8: *type = "int"; return;
-    case EVGEN_KIND_BOOL32: *type = "uint32_t"; return;
-    case EVGEN_KIND_PTR: *type = "uint64_t"; return;
-    case EVGEN_KIND_I8:
-    case EVGEN_KIND_I16:
-    case EVGEN_KIND_I32:
-    case EVGEN_KIND_I64:
-        *type = kind == EVGEN_KIND_I8 ? "int8_t" : kind == EVGEN_KIND_I16 ? "int16_t" : kind == EVGEN_KIND_I32 ? "int32_t" : "int64_t";
-        *getter = "evgen_access_int";
-        *element_getter = "evgen_element_int";
-        return;
-    case EVGEN_KIND_F32:
-    case EVGEN_KIND_F64:
-        *type = kind == EVGEN_KIND_F32 ? "float" : "double";
-        *getter = "evgen_access_f64";
-        *element_getter = "evgen_element_f64";
-        return;
-    case EVGEN_KIND_GUID:
-        *type = "evgen_guid";
-        *getter = "evgen_access_guid";
-        *element_getter = "evgen_element_guid";
-        return;
-    case EVGEN_KIND_UTF8Z:
-        *type = "evgen_utf8_view";
-        *getter = "evgen_access_utf8";
-        return;
-    case EVGEN_KIND_UTF16Z:
-        *type = "evgen_utf16_view";
-        *getter = "evgen_access_utf16";
-        return;
-    case EVGEN_KIND_STRUCT:
-    case EVGEN_KIND_COUNT:
-        break;
-    }
-    *type = "uint64_t";
+    static char getters[EVGEN_WIRE_KIND_LAST + 1][2][32];
+    const evgen_wire_kind_info *info = evgen_wire_kind_info_of(kind);
+    const char *access = info && info->access ? info->access : "uint";
+    unsigned row = info ? kind : 0;
+    snprintf(getters[row][0], sizeof getters[row][0], "evgen_access_%s", access);
+    snprintf(getters[row][1], sizeof getters[row][1], "evgen_element_%s", access);
+    *type = info && info->read_type ? info->read_type : "uint64_t";
+    *getter = getters[row][0];
+    *element_getter = getters[row][1];
 }
 
-/* The fixed-size loader of the fast path for a scalar kind, or NULL (pointer-sized, GUID, strings,
- * bool: the table path). */
-static const char *fixed_loader(evgen_kind kind)
+/* The fixed-size loader of the fast path for a scalar kind (evgen_fixed_<fixed>), or NULL
+ * (pointer-sized, GUID, strings, bool8: the table path). */
+static const char *fixed_loader(evgen_wire_kind kind)
 {
-    switch (kind) {
-    case EVGEN_KIND_U8: return "evgen_fixed_u8";
-    case EVGEN_KIND_U16: return "evgen_fixed_u16";
-    case EVGEN_KIND_U32: return "evgen_fixed_u32";
-    case EVGEN_KIND_U64: return "evgen_fixed_u64";
-    case EVGEN_KIND_I8: return "evgen_fixed_i8";
-    case EVGEN_KIND_I16: return "evgen_fixed_i16";
-    case EVGEN_KIND_I32: return "evgen_fixed_i32";
-    case EVGEN_KIND_I64: return "evgen_fixed_i64";
-    case EVGEN_KIND_F32: return "evgen_fixed_f32";
-    case EVGEN_KIND_F64: return "evgen_fixed_f64";
-    case EVGEN_KIND_BOOL32: return "evgen_fixed_u32";
-    case EVGEN_KIND_BOOL8:
-    case EVGEN_KIND_GUID:
-    case EVGEN_KIND_PTR:
-    case EVGEN_KIND_UTF8Z:
-    case EVGEN_KIND_UTF16Z:
-    case EVGEN_KIND_STRUCT:
-    case EVGEN_KIND_COUNT:
-        break;
-    }
-    return NULL;
+    static char loaders[EVGEN_WIRE_KIND_LAST + 1][32];
+    const evgen_wire_kind_info *info = evgen_wire_kind_info_of(kind);
+    if (!info || !info->fixed)
+        return NULL;
+    snprintf(loaders[kind], sizeof loaders[kind], "evgen_fixed_%s", info->fixed);
+    return loaders[kind];
 }
 
 /* The slot of field `name` in a version, or NULL. */
@@ -123,16 +76,16 @@ static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_model
     evgen_tv_map_set(m, "type", evgen_tv_string(type));
     evgen_tv_map_set(m, "getter", evgen_tv_string(getter));
     evgen_tv_map_set(m, "element_getter", evgen_tv_string(element_getter));
-    evgen_tv_map_set(m, "is_utf8", evgen_tv_bool(!f->is_array && f->type.kind == EVGEN_KIND_UTF8Z));
-    evgen_tv_map_set(m, "is_utf16", evgen_tv_bool(!f->is_array && f->type.kind == EVGEN_KIND_UTF16Z));
-    evgen_tv_map_set(m, "is_guid", evgen_tv_bool(!f->is_array && f->type.kind == EVGEN_KIND_GUID));
+    evgen_tv_map_set(m, "is_utf8", evgen_tv_bool(!f->is_array && f->type.kind == EVGEN_WIRE_UTF8Z));
+    evgen_tv_map_set(m, "is_utf16", evgen_tv_bool(!f->is_array && f->type.kind == EVGEN_WIRE_UTF16Z));
+    evgen_tv_map_set(m, "is_guid", evgen_tv_bool(!f->is_array && f->type.kind == EVGEN_WIRE_GUID));
     evgen_tv_map_set(m, "is_float",
-                     evgen_tv_bool(!f->is_array && (f->type.kind == EVGEN_KIND_F32 || f->type.kind == EVGEN_KIND_F64)));
-    bool struct_elements = f->is_array && f->type.kind == EVGEN_KIND_STRUCT;
+                     evgen_tv_bool(!f->is_array && (f->type.kind == EVGEN_WIRE_F32 || f->type.kind == EVGEN_WIRE_F64)));
+    bool struct_elements = f->is_array && f->type.kind == EVGEN_WIRE_STRUCT;
     evgen_tv_map_set(m, "scalar_elements", evgen_tv_bool(f->is_array && !struct_elements));
-    evgen_tv_map_set(m, "guid_elements", evgen_tv_bool(f->is_array && f->type.kind == EVGEN_KIND_GUID));
+    evgen_tv_map_set(m, "guid_elements", evgen_tv_bool(f->is_array && f->type.kind == EVGEN_WIRE_GUID));
     evgen_tv_map_set(m, "numeric_elements",
-                     evgen_tv_bool(f->is_array && !struct_elements && f->type.kind != EVGEN_KIND_GUID));
+                     evgen_tv_bool(f->is_array && !struct_elements && f->type.kind != EVGEN_WIRE_GUID));
     evgen_tvalue *members = evgen_tv_list();
     if (struct_elements) {
         const evgen_model_struct *st = &model->structs[f->type.struct_index];
@@ -144,7 +97,7 @@ static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_model
             evgen_tv_map_set(mm, "index", evgen_tv_stringf("%zu", i));
             evgen_tv_map_set(mm, "type", evgen_tv_string(mtype));
             evgen_tv_map_set(mm, "element_getter", evgen_tv_string(melement));
-            evgen_tv_map_set(mm, "is_guid", evgen_tv_bool(st->members[i].kind == EVGEN_KIND_GUID));
+            evgen_tv_map_set(mm, "is_guid", evgen_tv_bool(st->members[i].kind == EVGEN_WIRE_GUID));
             evgen_tv_list_add(members, mm);
         }
     }
@@ -159,16 +112,6 @@ static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_model
         evgen_tv_map_set(m, "fixed_loader", evgen_tv_string(fixed_loader(latest->field->type.kind)));
     }
     return m;
-}
-
-/* The ordinal of slot `index` among the variable-length slots of a version. */
-static int variable_ordinal(const evgen_model_version *ver, int index)
-{
-    int ordinal = 0;
-    for (int i = 0; i < index; i++)
-        if (ver->slots[i].size == 0)
-            ordinal++;
-    return ordinal;
 }
 
 static evgen_tvalue *access_row(const evgen_model_event *e, const evgen_model_version *ver)
@@ -188,9 +131,9 @@ static evgen_tvalue *access_row(const evgen_model_event *e, const evgen_model_ve
             evgen_tv_map_set(slot, "init", evgen_tv_string("{0, -1, 0, 0, 0, 0, 0}"));
         } else {
             const evgen_model_slot *s = &ver->slots[at];
-            unsigned size = s->size == 0 ? 0xFFu : s->field->type.kind == EVGEN_KIND_PTR ? 0u : s->size;
-            int after = s->after >= 0 ? variable_ordinal(ver, s->after) : -1;
-            int own = s->size == 0 ? variable_ordinal(ver, at) : 0;
+            unsigned size = s->size == 0 ? 0xFFu : s->field->type.kind == EVGEN_WIRE_PTR ? 0u : s->size;
+            int after = (int)s->var_before - 1; /* the last variable slot before it, by number; -1: none */
+            int own = s->size == 0 ? (int)s->var : 0;
             evgen_tv_map_set(slot, "init", evgen_tv_stringf("{%u, %d, %u, %u, 1, %d, %d}", s->offset, after, size,
                                                             s->ptrs_before, own, at));
         }

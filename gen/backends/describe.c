@@ -14,7 +14,7 @@ static const char *slot_base_name(const evgen_model_version *ver, const evgen_mo
 static void text_type(evgen_strbuf *sb, const evgen_model *model, const evgen_model_field *f)
 {
     if (f->is_array) {
-        if (f->type.kind == EVGEN_KIND_STRUCT)
+        if (f->type.kind == EVGEN_WIRE_STRUCT)
             evgen_sb_printf(sb, "%s[%s] (stride %u)", f->type.c_spelling, f->count_name,
                             model->structs[f->type.struct_index].size);
         else
@@ -123,7 +123,7 @@ static void json_slot(evgen_strbuf *sb, const evgen_model *model, const evgen_mo
         evgen_sb_printf(sb, ",\"offset_after\":%u", s->offset);
     }
     evgen_sb_printf(sb, ",\"since\":%u", legacy ? ver->version : f->since);
-    if (s->ptrs_before > 0 || f->type.kind == EVGEN_KIND_PTR)
+    if (s->ptrs_before > 0 || f->type.kind == EVGEN_WIRE_PTR)
         evgen_sb_printf(sb, ",\"pointer_dependent\":true,\"pointers_before\":%u", s->ptrs_before);
     if (f->type.enum_index >= 0) {
         evgen_sb_puts(sb, ",\"enum\":");
@@ -133,7 +133,7 @@ static void json_slot(evgen_strbuf *sb, const evgen_model *model, const evgen_mo
         evgen_sb_printf(sb, ",\"element_type\":\"%s\"", evgen_kind_name(f->type.kind));
         evgen_sb_puts(sb, ",\"count_field\":");
         evgen_sb_json_string(sb, f->count_name);
-        if (f->type.kind == EVGEN_KIND_STRUCT) {
+        if (f->type.kind == EVGEN_WIRE_STRUCT) {
             const evgen_model_struct *st = &model->structs[f->type.struct_index];
             evgen_sb_puts(sb, ",\"struct\":");
             evgen_sb_json_string(sb, st->name);

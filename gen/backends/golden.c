@@ -39,53 +39,44 @@ static void golden_payload(const evgen_model *model, const evgen_model_event *e,
             v = counts[i] = evgen_golden_count(e->name, ver->version, f->name);
         if (f->is_array) {
             int c = evgen_model_version_find_slot(ver, f->count_name);
-            unsigned elem = f->type.kind == EVGEN_KIND_STRUCT ? model->structs[f->type.struct_index].size
+            unsigned elem = f->type.kind == EVGEN_WIRE_STRUCT ? model->structs[f->type.struct_index].size
                                                                : evgen_kind_size(f->type.kind);
             size_t n = (size_t)(c >= 0 && c < 256 ? counts[c] : 0) * elem;
             for (size_t k = 0; k < n; k++)
                 evgen_sb_putc(sb, (char)evgen_golden_byte(v, k));
             continue;
         }
-        switch (f->type.kind) {
-        case EVGEN_KIND_UTF8Z:
+        switch (evgen_wire_kind_class(f->type.kind)) {
+        case EVGEN_WIRE_CLASS_UTF8:
             for (size_t k = 0; k < evgen_golden_string_length(v); k++)
                 evgen_sb_putc(sb, evgen_golden_utf8_char(v, k));
             evgen_sb_putc(sb, 0);
             break;
-        case EVGEN_KIND_UTF16Z:
+        case EVGEN_WIRE_CLASS_UTF16:
             for (size_t k = 0; k < evgen_golden_string_length(v); k++)
                 put_le(sb, evgen_golden_utf16_unit(v, k), 2);
             put_le(sb, 0, 2);
             break;
-        case EVGEN_KIND_F32: {
-            float x = (float)evgen_golden_real(v);
-            evgen_sb_putn(sb, (const char *)&x, 4);
+        case EVGEN_WIRE_CLASS_FLOAT:
+            if (evgen_kind_size(f->type.kind) == 4) {
+                float x = (float)evgen_golden_real(v);
+                evgen_sb_putn(sb, (const char *)&x, 4);
+            } else {
+                double x = evgen_golden_real(v);
+                evgen_sb_putn(sb, (const char *)&x, 8);
+            }
             break;
-        }
-        case EVGEN_KIND_F64: {
-            double x = evgen_golden_real(v);
-            evgen_sb_putn(sb, (const char *)&x, 8);
-            break;
-        }
-        case EVGEN_KIND_BOOL8:
-        case EVGEN_KIND_BOOL32:
+        case EVGEN_WIRE_CLASS_BOOL:
             put_le(sb, v & 1, evgen_kind_size(f->type.kind));
             break;
-        case EVGEN_KIND_GUID:
+        case EVGEN_WIRE_CLASS_GUID:
             for (size_t k = 0; k < 16; k++)
                 evgen_sb_putc(sb, (char)evgen_golden_byte(v, k + 3));
             break;
-        case EVGEN_KIND_U8:
-        case EVGEN_KIND_U16:
-        case EVGEN_KIND_U32:
-        case EVGEN_KIND_U64:
-        case EVGEN_KIND_I8:
-        case EVGEN_KIND_I16:
-        case EVGEN_KIND_I32:
-        case EVGEN_KIND_I64:
-        case EVGEN_KIND_PTR:
-        case EVGEN_KIND_STRUCT:
-        case EVGEN_KIND_COUNT:
+        case EVGEN_WIRE_CLASS_UNSIGNED:
+        case EVGEN_WIRE_CLASS_SIGNED:
+        case EVGEN_WIRE_CLASS_POINTER:
+        case EVGEN_WIRE_CLASS_STRUCT:
             put_le(sb, v, evgen_kind_size(f->type.kind));
             break;
         }

@@ -25,11 +25,6 @@ static void *keep(built *b, size_t size)
     return p;
 }
 
-static uint8_t wire_kind(evgen_kind kind)
-{
-    return (uint8_t)(kind + 1); /* evgen_kind and evgen_wire_kind list the kinds in one order */
-}
-
 static void build_versions(built *b, const evgen_model_event *e, evgen_event_desc *ed)
 {
     evgen_version_desc *vd = keep(b, (e->n_versions ? e->n_versions : 1) * sizeof *vd);
@@ -39,7 +34,7 @@ static void build_versions(built *b, const evgen_model_event *e, evgen_event_des
         for (size_t i = 0; i < ver->n_slots; i++) {
             const evgen_model_field *f = ver->slots[i].field;
             fd[i].name = f->name;
-            fd[i].kind = wire_kind(f->type.kind);
+            fd[i].kind = (uint8_t)(f->type.kind);
             fd[i].flags = f->is_array ? EVGEN_FIELD_ARRAY : 0;
             fd[i].enum_index = (int16_t)f->type.enum_index;
             fd[i].struct_index = (int16_t)f->type.struct_index;
@@ -77,7 +72,7 @@ evgen_manifest_desc *evgen_manifest_desc_build(const evgen_model *model, const c
         const evgen_model_struct *st = &model->structs[i];
         evgen_member_desc *m = keep(b, (st->n_members + 1) * sizeof *m);
         for (size_t k = 0; k < st->n_members; k++)
-            m[k] = (evgen_member_desc){st->members[k].name, wire_kind(st->members[k].kind),
+            m[k] = (evgen_member_desc){st->members[k].name, (uint8_t)(st->members[k].kind),
                                        (int16_t)st->members[k].enum_index, st->members[k].offset};
         structs[i] = (evgen_struct_desc){sizeof(evgen_struct_desc), st->name, st->size, m, (uint32_t)st->n_members};
     }

@@ -7,16 +7,15 @@
 #include "frontend/frontend_internal.h"
 #include "model/util.h"
 
-static const struct {
-    const char *name;
-    evgen_kind kind;
-} named_types[] = {
-    {"uint8_t", EVGEN_KIND_U8},         {"uint16_t", EVGEN_KIND_U16},     {"uint32_t", EVGEN_KIND_U32},
-    {"uint64_t", EVGEN_KIND_U64},       {"int8_t", EVGEN_KIND_I8},        {"int16_t", EVGEN_KIND_I16},
-    {"int32_t", EVGEN_KIND_I32},        {"int64_t", EVGEN_KIND_I64},      {"evgen_utf16z", EVGEN_KIND_UTF16Z},
-    {"evgen_utf8z", EVGEN_KIND_UTF8Z},  {"evgen_guid", EVGEN_KIND_GUID},  {"evgen_ptr", EVGEN_KIND_PTR},
-    {"evgen_bool32", EVGEN_KIND_BOOL32},
-};
+/* The kind a typedef name declares: uint32_t, evgen_guid, ... (the `decl` column of
+ * evgen/wire_kinds.h; the others there, float, double, bool and struct, are no typedef names), or 0. */
+static evgen_wire_kind named_kind(const char *name)
+{
+    for (unsigned k = 1; k <= EVGEN_WIRE_KIND_LAST; k++)
+        if (strcmp(name, evgen_wire_kind_info_of(k)->decl) == 0)
+            return (evgen_wire_kind)k;
+    return (evgen_wire_kind)0;
+}
 
 static char *type_spelling(CXType t)
 {
@@ -115,13 +114,10 @@ bool evgen_fe_resolve_type(evgen_frontend_state *st, CXType t, evgen_type_use us
         if (k == CXType_Typedef) {
             CXString tn = clang_getTypedefName(t);
             const char *name = clang_getCString(tn);
-            bool found = false;
-            for (size_t i = 0; i < sizeof named_types / sizeof named_types[0]; i++) {
-                if (strcmp(name, named_types[i].name) == 0) {
-                    out->kind = named_types[i].kind;
-                    found = true;
-                }
-            }
+            evgen_wire_kind named = named_kind(name);
+            bool found = named != 0;
+            if (found)
+                out->kind = named;
             free(typedef_buf);
             typedef_buf = evgen_xstrdup(name);
             nearest_typedef = typedef_buf;
@@ -135,15 +131,15 @@ bool evgen_fe_resolve_type(evgen_frontend_state *st, CXType t, evgen_type_use us
         }
         switch (k) {
         case CXType_Bool:
-            out->kind = EVGEN_KIND_BOOL8;
+            out->kind = EVGEN_WIRE_BOOL8;
             ok = true;
             break;
         case CXType_Float:
-            out->kind = EVGEN_KIND_F32;
+            out->kind = EVGEN_WIRE_F32;
             ok = true;
             break;
         case CXType_Double:
-            out->kind = EVGEN_KIND_F64;
+            out->kind = EVGEN_WIRE_F64;
             ok = true;
             break;
         case CXType_Enum: {
@@ -164,10 +160,10 @@ bool evgen_fe_resolve_type(evgen_frontend_state *st, CXType t, evgen_type_use us
             bool is_signed = false;
             for (size_t i = 0; i < en->n_consts; i++)
                 is_signed = is_signed || en->consts[i].value < 0;
-            out->kind = size == 1   ? (is_signed ? EVGEN_KIND_I8 : EVGEN_KIND_U8)
-                        : size == 2 ? (is_signed ? EVGEN_KIND_I16 : EVGEN_KIND_U16)
-                        : size == 4 ? (is_signed ? EVGEN_KIND_I32 : EVGEN_KIND_U32)
-                                    : (is_signed ? EVGEN_KIND_I64 : EVGEN_KIND_U64);
+            out->kind = size == 1   ? (is_signed ? EVGEN_WIRE_I8 : EVGEN_WIRE_U8)
+                        : size == 2 ? (is_signed ? EVGEN_WIRE_I16 : EVGEN_WIRE_U16)
+                        : size == 4 ? (is_signed ? EVGEN_WIRE_I32 : EVGEN_WIRE_U32)
+                                    : (is_signed ? EVGEN_WIRE_I64 : EVGEN_WIRE_U64);
             clang_disposeString(tag);
             ok = true;
             break;
@@ -189,7 +185,7 @@ bool evgen_fe_resolve_type(evgen_frontend_state *st, CXType t, evgen_type_use us
             }
             CXString tag = clang_getCursorSpelling(decl);
             const char *name = nearest_typedef ? nearest_typedef : clang_getCString(tag);
-            out->kind = EVGEN_KIND_STRUCT;
+            out->kind = EVGEN_WIRE_STRUCT;
             /* Without a typedef, C code must say "struct Tag". */
             char *c_type = nearest_typedef ? evgen_xstrdup(nearest_typedef)
                                            : evgen_xasprintf("struct %s", clang_getCString(tag));
@@ -250,7 +246,7 @@ bool evgen_fe_resolve_type(evgen_frontend_state *st, CXType t, evgen_type_use us
         }
         break;
     }
-    if (ok && use != EVGEN_USE_FIELD && (out->kind == EVGEN_KIND_UTF8Z || out->kind == EVGEN_KIND_UTF16Z)) {
+    if (ok && use != EVGEN_USE_FIELD && (out->kind == EVGEN_WIRE_UTF8Z || out->kind == EVGEN_WIRE_UTF16Z)) {
         evgen_error(st->diags, loc, EVGEN_D_BAD_TYPE, "string type '%s' is not allowed %s", spelled,
                     use == EVGEN_USE_ARRAY_ELEMENT ? "as an array element" : "inside a struct");
         evgen_note(st->diags, NULL, "strings are variable-length; only plain fields can hold them");
@@ -302,7 +298,7 @@ static enum CXVisitorResult collect_member(CXCursor c, CXClientData data)
     m->offset = (unsigned)(clang_Cursor_getOffsetOfField(c) / 8);
     m->size = (unsigned)clang_Type_getSizeOf(clang_getCursorType(c));
     m->loc = loc;
-    if (type.kind == EVGEN_KIND_PTR)
+    if (type.kind == EVGEN_WIRE_PTR)
         w->s->pointer_dependent = true;
     free(type.c_spelling);
     clang_disposeString(name);

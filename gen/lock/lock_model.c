@@ -10,22 +10,18 @@
 #include "model/model_check.h"
 #include "model/util.h"
 
+/* The kind a lock spells `name` (`uint32`), or -1. */
 static int kind_named(const char *name, size_t len)
 {
-    for (int k = 0; k < EVGEN_KIND_COUNT; k++) {
-        const char *n = evgen_kind_name((evgen_kind)k);
-        if (strlen(n) == len && strncmp(n, name, len) == 0)
-            return k;
-    }
-    return -1;
+    unsigned kind = evgen_wire_kind_by_spelling(name, len);
+    return kind ? (int)kind : -1;
 }
 
-static const char *c_type_of(evgen_kind kind)
+/* The manifest type that declares a kind (the `decl` column of evgen/wire_kinds.h). */
+static const char *c_type_of(evgen_wire_kind kind)
 {
-    static const char *const names[] = {"uint8_t", "uint16_t", "uint32_t", "uint64_t", "int8_t", "int16_t",
-                                        "int32_t", "int64_t", "float", "double", "bool", "evgen_bool32",
-                                        "evgen_guid", "evgen_ptr", "evgen_utf8z", "evgen_utf16z", "struct"};
-    return kind < EVGEN_KIND_COUNT ? names[kind] : "?";
+    const evgen_wire_kind_info *info = evgen_wire_kind_info_of(kind);
+    return info ? info->decl : "?";
 }
 
 /* "struct{A:uint32@0,B:ptr@8}/16": a struct of the model (reused when an identical one exists). */
@@ -59,11 +55,11 @@ static int parse_struct(evgen_model *model, const char *sig, size_t len)
         }
         evgen_model_struct_member *m = EVGEN_PUSH(st.members, st.n_members);
         m->name = name;
-        m->kind = (evgen_kind)kind;
+        m->kind = (evgen_wire_kind)kind;
         m->offset = (unsigned)strtoul(at + 1, NULL, 10);
         m->size = evgen_kind_size(m->kind);
         m->enum_index = -1;
-        if (m->kind == EVGEN_KIND_PTR)
+        if (m->kind == EVGEN_WIRE_PTR)
             st.pointer_dependent = true;
         p = end + 1;
     }
@@ -89,7 +85,7 @@ static int parse_signature(evgen_model *model, const char *sig, evgen_model_fiel
         const char *elem = sig + 6;
         size_t len = (size_t)(gt - elem);
         if (strncmp(elem, "struct{", 7) == 0) {
-            f->type.kind = EVGEN_KIND_STRUCT;
+            f->type.kind = EVGEN_WIRE_STRUCT;
             f->type.struct_index = parse_struct(model, elem, len);
             if (f->type.struct_index < 0)
                 return -1;
@@ -97,15 +93,15 @@ static int parse_signature(evgen_model *model, const char *sig, evgen_model_fiel
             int kind = kind_named(elem, len);
             if (kind < 0)
                 return -1;
-            f->type.kind = (evgen_kind)kind;
+            f->type.kind = (evgen_wire_kind)kind;
         }
     } else {
         int kind = kind_named(sig, strlen(sig));
-        if (kind < 0 || kind == EVGEN_KIND_STRUCT)
+        if (kind < 0 || kind == EVGEN_WIRE_STRUCT)
             return -1;
-        f->type.kind = (evgen_kind)kind;
+        f->type.kind = (evgen_wire_kind)kind;
     }
-    f->type.c_spelling = evgen_xstrdup(f->type.kind == EVGEN_KIND_STRUCT ? model->structs[f->type.struct_index].name
+    f->type.c_spelling = evgen_xstrdup(f->type.kind == EVGEN_WIRE_STRUCT ? model->structs[f->type.struct_index].name
                                                                           : c_type_of(f->type.kind));
     return 0;
 }

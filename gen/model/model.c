@@ -6,29 +6,15 @@
 
 #include "model/util.h"
 
-static const struct {
-    const char *name;
-    unsigned size;
-    bool is_integer;
-} kind_info[] = {
-#define EVGEN_KIND_INFO(suffix, name, size, is_int) {name, size, is_int},
-    EVGEN_KINDS(EVGEN_KIND_INFO)
-#undef EVGEN_KIND_INFO
-};
-
-const char *evgen_kind_name(evgen_kind kind)
+const char *evgen_kind_name(evgen_wire_kind kind)
 {
-    return kind < EVGEN_KIND_COUNT ? kind_info[kind].name : "?";
+    const evgen_wire_kind_info *info = evgen_wire_kind_info_of(kind);
+    return info ? info->spelling : "?";
 }
 
-unsigned evgen_kind_size(evgen_kind kind)
+unsigned evgen_kind_size(evgen_wire_kind kind)
 {
-    return kind < EVGEN_KIND_COUNT ? kind_info[kind].size : 0;
-}
-
-bool evgen_kind_is_integer(evgen_kind kind)
-{
-    return kind < EVGEN_KIND_COUNT && kind_info[kind].is_integer;
+    return evgen_wire_kind_size(kind, EVGEN_MODEL_POINTER_SIZE);
 }
 
 void evgen_model_init(evgen_model *model)
@@ -148,7 +134,7 @@ unsigned evgen_model_type_size(const evgen_model *model, const evgen_model_type 
     return evgen_kind_size(type->kind);
 }
 
-static void append_scalar_signature(evgen_strbuf *sb, evgen_kind kind)
+static void append_scalar_signature(evgen_strbuf *sb, evgen_wire_kind kind)
 {
     evgen_sb_puts(sb, evgen_kind_name(kind));
 }
@@ -162,7 +148,7 @@ char *evgen_model_field_signature(const evgen_model *model, const evgen_model_fi
         return evgen_sb_take(&sb);
     }
     evgen_sb_puts(&sb, "array<");
-    if (field->type.kind == EVGEN_KIND_STRUCT && field->type.struct_index >= 0) {
+    if (field->type.kind == EVGEN_WIRE_STRUCT && field->type.struct_index >= 0) {
         const evgen_model_struct *st = &model->structs[field->type.struct_index];
         evgen_sb_puts(&sb, "struct{");
         for (size_t i = 0; i < st->n_members; i++) {

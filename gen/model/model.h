@@ -1,7 +1,7 @@
 /* model.h — the one model in the middle of evgen: what a manifest declares, and its lowered
  * per-version layouts. Only the front end (frontend_clang.c) fills the declarations; the
  * checker/lowerer (model_check.c) computes the layouts; every back end reads a const model. Its
- * names begin evgen_model_ (the wire kinds, evgen_kind, excepted), none of libevgen-reader's or
+ * names begin evgen_model_ (kinds are evgen_wire_kind, of evgen/wire_kinds.h), none of libevgen-reader's or
  * libevgen-runtime's: a source may include the model beside evgen/reader.h. */
 #ifndef EVGEN_GEN_MODEL_H
 #define EVGEN_GEN_MODEL_H
@@ -10,38 +10,16 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Wire kinds. X(ENUM_SUFFIX, wire name, fixed size in bytes (0 = variable), is integer).
- * evgen_ptr is counted as 8 bytes; layouts mark what depends on it. */
-#define EVGEN_KINDS(X)                 \
-    X(U8, "uint8", 1, true)            \
-    X(U16, "uint16", 2, true)          \
-    X(U32, "uint32", 4, true)          \
-    X(U64, "uint64", 8, true)          \
-    X(I8, "int8", 1, true)             \
-    X(I16, "int16", 2, true)           \
-    X(I32, "int32", 4, true)           \
-    X(I64, "int64", 8, true)           \
-    X(F32, "float32", 4, false)        \
-    X(F64, "float64", 8, false)        \
-    X(BOOL8, "bool8", 1, false)        \
-    X(BOOL32, "bool32", 4, false)      \
-    X(GUID, "guid", 16, false)         \
-    X(PTR, "ptr", 8, false)            \
-    X(UTF8Z, "utf8z", 0, false)        \
-    X(UTF16Z, "utf16z", 0, false)      \
-    X(STRUCT, "struct", 0, false)
+#include "evgen/wire_kinds.h"
 
-typedef enum evgen_kind {
-#define EVGEN_KIND_ENUM(suffix, name, size, is_int) EVGEN_KIND_##suffix,
-    EVGEN_KINDS(EVGEN_KIND_ENUM)
-#undef EVGEN_KIND_ENUM
-    EVGEN_KIND_COUNT
-} evgen_kind;
+/* The kinds are the wire's (evgen/wire_kinds.h: one list for the generator, runtime and reader).
+ * The generator lays payloads out for 8-byte pointers; layouts mark what depends on it. */
+#define EVGEN_MODEL_POINTER_SIZE 8u
 
-const char *evgen_kind_name(evgen_kind kind);
-/* Fixed wire size of a scalar kind (8 for PTR); 0 for strings and structs. */
-unsigned evgen_kind_size(evgen_kind kind);
-bool evgen_kind_is_integer(evgen_kind kind);
+/* The kind's spelling in locks and `evgen describe` ("uint32"), "?" for no kind. */
+const char *evgen_kind_name(evgen_wire_kind kind);
+/* Fixed wire size of a scalar kind with the model's 8-byte pointers; 0 for strings and structs. */
+unsigned evgen_kind_size(evgen_wire_kind kind);
 
 /* A position in a manifest or lock file. `file` points into the model's string pool. */
 typedef struct evgen_model_loc {
@@ -65,7 +43,7 @@ typedef struct evgen_model_enum {
 /* A struct used as an array element, laid out as the C compiler lays it out for the target. */
 typedef struct evgen_model_struct_member {
     char *name;
-    evgen_kind kind; /* a fixed-size scalar kind */
+    evgen_wire_kind kind; /* a fixed-size scalar kind */
     unsigned offset;
     unsigned size;
     int enum_index; /* -1 if not an enum */
@@ -85,9 +63,9 @@ typedef struct evgen_model_struct {
 
 /* A resolved field type. */
 typedef struct evgen_model_type {
-    evgen_kind kind;
+    evgen_wire_kind kind;
     int enum_index;   /* into model->enums, or -1 */
-    int struct_index; /* into model->structs when kind == EVGEN_KIND_STRUCT, else -1 */
+    int struct_index; /* into model->structs when kind == EVGEN_WIRE_STRUCT, else -1 */
     char *c_spelling; /* the type as the manifest spells it: "uint64_t", "GCReason" */
 } evgen_model_type;
 
@@ -107,12 +85,15 @@ typedef struct evgen_model_field {
 } evgen_model_field;
 
 /* One field's place in one version of an event (lowered). */
+/* A field placed in a version by the wire's layout rule (evgen/wire_layout.h), 8-byte pointers. */
 typedef struct evgen_model_slot {
     const evgen_model_field *field; /* the declaration (a legacy one for legacy versions) */
     unsigned size;                  /* fixed wire size; 0 if variable-length */
     unsigned offset;                /* from the payload start, or from the end of slot `after` */
     int after;                      /* -1: fixed offset; else index of the last variable-length slot before */
     unsigned ptrs_before;           /* evgen_ptr slots between the base and this slot (offset assumes 8 each) */
+    unsigned var_before;            /* variable-length slots before this one */
+    unsigned var;                   /* a variable-length slot: its number among the version's */
 } evgen_model_slot;
 
 typedef struct evgen_model_version {

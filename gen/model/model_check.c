@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "model/model_check.h"
+
+#include "evgen/wire_layout.h"
 #include "model/util.h"
 
 static void check_providers(evgen_model *model, evgen_diags *diags)
@@ -113,7 +115,7 @@ static bool check_arrays(evgen_model_event *e, evgen_diags *diags)
                         f->count_name, f->name);
             evgen_note(diags, &c->name_loc, "'%s' is declared here", c->name);
             ok = false;
-        } else if (!evgen_kind_is_integer(c->type.kind) || c->type.enum_index >= 0) {
+        } else if (!evgen_wire_kind_is_integer(c->type.kind) || c->type.enum_index >= 0) {
             evgen_error(diags, &f->count_loc, EVGEN_D_BAD_COUNT,
                         "count field '%s' of array '%s' has type '%s'; an array count must be an integer field",
                         f->count_name, f->name, c->type.c_spelling);
@@ -302,26 +304,18 @@ static bool check_gaps(const evgen_model_event *e, evgen_diags *diags, const ver
     return true;
 }
 
-static void add_slot(evgen_model_version *ver, const evgen_model_field *f, int *after, unsigned *offset, unsigned *ptrs)
+/* Places field `f` in `ver` by the wire's layout rule (evgen/wire_layout.h), 8-byte pointers. */
+static void add_slot(evgen_model_version *ver, const evgen_model_field *f, evgen_wire_layout *layout)
 {
+    evgen_wire_slot w = evgen_wire_layout_add(layout, f->type.kind, f->is_array);
     evgen_model_slot *s = EVGEN_PUSH(ver->slots, ver->n_slots);
     s->field = f;
-    s->after = *after;
-    s->offset = *offset;
-    s->ptrs_before = *ptrs;
-    s->size = f->is_array ? 0 : evgen_kind_size(f->type.kind);
-    if (f->type.kind == EVGEN_KIND_PTR)
-        ver->pointer_dependent = true;
-    if (s->size == 0) {
-        ver->variable_size = true;
-        *after = (int)ver->n_slots - 1;
-        *offset = 0;
-        *ptrs = 0;
-    } else {
-        *offset += s->size;
-        if (f->type.kind == EVGEN_KIND_PTR)
-            (*ptrs)++;
-    }
+    s->after = w.anchor;
+    s->offset = (unsigned)w.delta;
+    s->ptrs_before = w.ptrs_before;
+    s->size = (unsigned)w.size;
+    s->var_before = w.var_before;
+    s->var = w.var;
 }
 
 static void lower_event(const evgen_model *model, evgen_model_event *e, const version_set *legacy)
@@ -332,23 +326,26 @@ static void lower_event(const evgen_model *model, evgen_model_event *e, const ve
         evgen_model_version *ver = &e->versions[v - e->first_version];
         ver->version = v;
         ver->legacy = legacy->has[v];
-        int after = -1;
-        unsigned offset = 0, ptrs = 0;
+        evgen_wire_layout layout;
+        evgen_wire_layout_init(&layout, EVGEN_MODEL_POINTER_SIZE);
         if (ver->legacy) {
             for (size_t i = 0; i < e->n_legacy_fields; i++)
                 if (e->legacy_fields[i].since == v)
-                    add_slot(ver, &e->legacy_fields[i], &after, &offset, &ptrs);
+                    add_slot(ver, &e->legacy_fields[i], &layout);
         } else {
             for (size_t i = 0; i < e->n_fields; i++) {
                 const evgen_model_field *f = &e->fields[i];
                 if (f->since > v)
                     continue;
-                add_slot(ver, f, &after, &offset, &ptrs);
+                add_slot(ver, f, &layout);
                 if (f->is_array && f->type.struct_index >= 0 && model->structs[f->type.struct_index].pointer_dependent)
                     ver->pointer_dependent = true;
             }
         }
-        ver->fixed_size = ver->variable_size ? 0 : offset;
+        int64_t fixed = evgen_wire_layout_fixed_size(&layout);
+        ver->variable_size = fixed < 0;
+        ver->fixed_size = fixed < 0 ? 0 : (unsigned)fixed;
+        ver->pointer_dependent = ver->pointer_dependent || layout.pointer_dependent;
     }
 }
 
@@ -399,7 +396,7 @@ static void check_generated_names(const evgen_model *model, evgen_diags *diags)
                 for (size_t k = 0; k < 3; k++)
                     add_name(&names, &n, &fd->name_loc, evgen_xasprintf("%s_%s_%s", e->name, fd->name, suffixes[k]),
                              evgen_xasprintf("the %s accessor of array '%s' of '%s'", suffixes[k], fd->name, e->name));
-                if (fd->type.kind == EVGEN_KIND_STRUCT && fd->type.struct_index >= 0) {
+                if (fd->type.kind == EVGEN_WIRE_STRUCT && fd->type.struct_index >= 0) {
                     const evgen_model_struct *st = &model->structs[fd->type.struct_index];
                     for (size_t m = 0; m < st->n_members; m++)
                         add_name(&names, &n, &fd->name_loc,

@@ -79,9 +79,9 @@ static void test_constants_enums_and_typedefs_are_resolved_by_the_compiler(void 
     assert_int_equal(e->level, 4);
     assert_true(e->keywords == ((1ull << 40) | 3));
     assert_string_equal(l->model.providers[e->provider_index].name, "Test-Provider");
-    assert_int_equal(slot(&l->model, "E", 0, 0)->field->type.kind, EVGEN_KIND_U32);
+    assert_int_equal(slot(&l->model, "E", 0, 0)->field->type.kind, EVGEN_WIRE_U32);
     const evgen_model_field *c = slot(&l->model, "E", 0, 1)->field;
-    assert_int_equal(c->type.kind, EVGEN_KIND_U32);
+    assert_int_equal(c->type.kind, EVGEN_WIRE_U32);
     assert_true(c->type.enum_index >= 0);
     const evgen_model_enum *color = &l->model.enums[c->type.enum_index];
     assert_string_equal(color->name, "Color");
@@ -92,7 +92,7 @@ static void test_constants_enums_and_typedefs_are_resolved_by_the_compiler(void 
     /* Not every constant has the prefix: names are kept whole. */
     const evgen_model_enum *mixed = &l->model.enums[slot(&l->model, "E", 0, 2)->field->type.enum_index];
     assert_string_equal(mixed->consts[1].display_name, "Mixed_Second");
-    assert_int_equal(slot(&l->model, "E", 0, 3)->field->type.kind, EVGEN_KIND_BOOL8);
+    assert_int_equal(slot(&l->model, "E", 0, 3)->field->type.kind, EVGEN_WIRE_BOOL8);
     assert_int_equal(slot(&l->model, "E", 0, 3)->offset, 12);
     assert_int_equal(slot(&l->model, "E", 0, 4)->offset, 13);
     assert_int_equal(evgen_model_event_version(e, 0)->fixed_size, 21);
@@ -168,7 +168,7 @@ static void test_versions_first_explicit_and_legacy(void **state)
     const evgen_model_version *v0 = evgen_model_event_version(old, 0);
     assert_true(v0->legacy);
     assert_int_equal(v0->fixed_size, 6);
-    assert_int_equal(v0->slots[1].field->type.kind, EVGEN_KIND_U16);
+    assert_int_equal(v0->slots[1].field->type.kind, EVGEN_WIRE_U16);
     const evgen_model_version *v1 = evgen_model_event_version(old, 1);
     assert_false(v1->legacy);
     assert_string_equal(v1->slots[1].field->name, "Inserted");

@@ -135,7 +135,7 @@ typedef struct extra_row {
     int payload_size;
     size_t field_index;
     const char *field_name;
-    evgen_kind kind;
+    evgen_wire_kind kind;
     unsigned byte_size;
     unsigned offset;
 } extra_row;
@@ -143,14 +143,14 @@ typedef struct extra_row {
 #define RUNTIME "Microsoft-Windows-DotNETRuntime"
 
 static const extra_row extra_rows[] = {
-    {"GCBulkMovedObjectRanges", RUNTIME, 22, 0, 4, 0x400000, -1, 0, "Index", EVGEN_KIND_U32, 4, 0},
-    {"GCBulkMovedObjectRanges", RUNTIME, 22, 0, 4, 0x400000, -1, 1, "Count", EVGEN_KIND_U32, 4, 4},
-    {"GCBulkMovedObjectRanges", RUNTIME, 22, 0, 4, 0x400000, -1, 2, "ClrInstanceID", EVGEN_KIND_U16, 2, 8},
-    {"GCBulkMovedObjectRanges", RUNTIME, 22, 0, 4, 0x400000, -1, 3, "Values", EVGEN_KIND_STRUCT, 0, 10},
-    {"IncreaseMemoryPressure", RUNTIME, 200, 0, 5, 0x1, 10, 0, "BytesAllocated", EVGEN_KIND_U64, 8, 0},
-    {"IncreaseMemoryPressure", RUNTIME, 200, 0, 5, 0x1, 10, 1, "ClrInstanceID", EVGEN_KIND_U16, 2, 8},
-    {"DecreaseMemoryPressure", RUNTIME, 201, 0, 5, 0x1, 10, 0, "BytesFreed", EVGEN_KIND_U64, 8, 0},
-    {"DecreaseMemoryPressure", RUNTIME, 201, 0, 5, 0x1, 10, 1, "ClrInstanceID", EVGEN_KIND_U16, 2, 8},
+    {"GCBulkMovedObjectRanges", RUNTIME, 22, 0, 4, 0x400000, -1, 0, "Index", EVGEN_WIRE_U32, 4, 0},
+    {"GCBulkMovedObjectRanges", RUNTIME, 22, 0, 4, 0x400000, -1, 1, "Count", EVGEN_WIRE_U32, 4, 4},
+    {"GCBulkMovedObjectRanges", RUNTIME, 22, 0, 4, 0x400000, -1, 2, "ClrInstanceID", EVGEN_WIRE_U16, 2, 8},
+    {"GCBulkMovedObjectRanges", RUNTIME, 22, 0, 4, 0x400000, -1, 3, "Values", EVGEN_WIRE_STRUCT, 0, 10},
+    {"IncreaseMemoryPressure", RUNTIME, 200, 0, 5, 0x1, 10, 0, "BytesAllocated", EVGEN_WIRE_U64, 8, 0},
+    {"IncreaseMemoryPressure", RUNTIME, 200, 0, 5, 0x1, 10, 1, "ClrInstanceID", EVGEN_WIRE_U16, 2, 8},
+    {"DecreaseMemoryPressure", RUNTIME, 201, 0, 5, 0x1, 10, 0, "BytesFreed", EVGEN_WIRE_U64, 8, 0},
+    {"DecreaseMemoryPressure", RUNTIME, 201, 0, 5, 0x1, 10, 1, "ClrInstanceID", EVGEN_WIRE_U16, 2, 8},
 };
 #define N_EXTRA_ROWS (sizeof extra_rows / sizeof extra_rows[0])
 
@@ -190,7 +190,7 @@ static void test_every_reference_field_is_in_the_model(void **state)
                      s->field->name, r->cols[COL_FIELD_NAME]);
         const char *size = r->cols[COL_BYTE_SIZE];
         if (strcmp(size, "ptr") == 0)
-            assert_int_equal(s->field->type.kind, EVGEN_KIND_PTR);
+            assert_int_equal(s->field->type.kind, EVGEN_WIRE_PTR);
         else if (strncmp(size, "var", 3) == 0)
             assert_int_equal(s->size, 0);
         else
@@ -262,17 +262,17 @@ static void test_gcbulkmovedobjectranges_values(void **state)
     const evgen_model_field *values = v0->slots[3].field;
     assert_true(values->is_array);
     assert_string_equal(values->count_name, "Count");
-    assert_int_equal(values->type.kind, EVGEN_KIND_STRUCT);
+    assert_int_equal(values->type.kind, EVGEN_WIRE_STRUCT);
     const evgen_model_struct *st = &fx->model.structs[values->type.struct_index];
     assert_string_equal(st->name, "GCBulkMovedObjectRangesValue");
     assert_int_equal(st->size, 24);
     assert_int_equal(st->n_members, 3);
     static const struct {
         const char *name;
-        evgen_kind kind;
+        evgen_wire_kind kind;
         unsigned offset;
-    } members[] = {{"OldRangeBase", EVGEN_KIND_PTR, 0}, {"NewRangeBase", EVGEN_KIND_PTR, 8},
-                   {"RangeLength", EVGEN_KIND_U64, 16}};
+    } members[] = {{"OldRangeBase", EVGEN_WIRE_PTR, 0}, {"NewRangeBase", EVGEN_WIRE_PTR, 8},
+                   {"RangeLength", EVGEN_WIRE_U64, 16}};
     for (size_t i = 0; i < 3; i++) {
         assert_string_equal(st->members[i].name, members[i].name);
         assert_int_equal(st->members[i].kind, members[i].kind);

@@ -29,8 +29,8 @@ typedef enum evgen_wire_class {
     EVGEN_WIRE_CLASS_STRUCT    /* an array element: the struct's stride, members at their offsets */
 } evgen_wire_class;
 
-/* X(NAME, code, spelling, size, class, decl, param, store, read_type, access, fixed)
- *   NAME       EVGEN_WIRE_NAME
+/* X(NAME, code, spelling, size, class, decl, param, elem, store, read_type, access, fixed)
+ *   NAME       EVGEN_WIRE_NAME (evgen_wire_kind_info.name spells it)
  *   code       the number in trace metadata
  *   spelling   the kind's name in locks, `evgen describe` and docs/format.md
  *   size       bytes of one value; 0 = variable (strings) or the struct's stride; ptr: 8 here, the
@@ -38,29 +38,30 @@ typedef enum evgen_wire_class {
  *   class      evgen_wire_class
  *   decl       the manifest type that declares it (a lock names it so)
  *   param      the C type of a FireEtw parameter of this kind (scalars)
+ *   elem       the C type of an array element of this kind (a FireEtw array parameter points to
+ *              it); NULL: no arrays of it, or the struct's own type
  *   store      the generated store: evgen_put_<store> (runtime_emit.h)
  *   read_type  the C type a generated accessor returns (NULL: none; structs have members)
  *   access     the accessor family: evgen_access_<access>, evgen_element_<access> (reader_access.h)
  *   fixed      the fixed-offset loader of the accessors' fast path, evgen_fixed_<fixed>, or NULL */
-#define EVGEN_WIRE_KINDS(X)                                                                                           \
-    X(U8, 1, "uint8", 1, UNSIGNED, "uint8_t", "uint8_t", "u8", "uint8_t", "uint", "u8")                               \
-    X(U16, 2, "uint16", 2, UNSIGNED, "uint16_t", "uint16_t", "u16", "uint16_t", "uint", "u16")                        \
-    X(U32, 3, "uint32", 4, UNSIGNED, "uint32_t", "uint32_t", "u32", "uint32_t", "uint", "u32")                        \
-    X(U64, 4, "uint64", 8, UNSIGNED, "uint64_t", "uint64_t", "u64", "uint64_t", "uint", "u64")                        \
-    X(I8, 5, "int8", 1, SIGNED, "int8_t", "int8_t", "i8", "int8_t", "int", "i8")                                      \
-    X(I16, 6, "int16", 2, SIGNED, "int16_t", "int16_t", "i16", "int16_t", "int", "i16")                               \
-    X(I32, 7, "int32", 4, SIGNED, "int32_t", "int32_t", "i32", "int32_t", "int", "i32")                               \
-    X(I64, 8, "int64", 8, SIGNED, "int64_t", "int64_t", "i64", "int64_t", "int", "i64")                               \
-    X(F32, 9, "float32", 4, FLOAT, "float", "float", "f32", "float", "f64", "f32")                                    \
-    X(F64, 10, "float64", 8, FLOAT, "double", "double", "f64", "double", "f64", "f64")                                \
-    X(BOOL8, 11, "bool8", 1, BOOL, "bool", "int", "bool8", "int", "uint", NULL)                                       \
-    X(BOOL32, 12, "bool32", 4, BOOL, "evgen_bool32", "uint32_t", "bool32", "uint32_t", "uint", "u32")                 \
-    X(GUID, 13, "guid", 16, GUID, "evgen_guid", "const evgen_guid *", "guid", "evgen_guid", "guid", NULL)             \
-    X(PTR, 14, "ptr", 8, POINTER, "evgen_ptr", "const void *", "ptr", "uint64_t", "uint", NULL)                       \
-    X(UTF8Z, 15, "utf8z", 0, UTF8, "evgen_utf8z", "const char *", "utf8z_sized", "evgen_utf8_view", "utf8", NULL)     \
-    X(UTF16Z, 16, "utf16z", 0, UTF16, "evgen_utf16z", "const evgen_char16 *", "utf16z", "evgen_utf16_view", "utf16", \
-      NULL)                                                                                                           \
-    X(STRUCT, 17, "struct", 0, STRUCT, "struct", "const void *", "bytes", NULL, NULL, NULL)
+#define EVGEN_WIRE_KINDS(X) \
+    X(U8,     1,  "uint8",   1,  UNSIGNED, "uint8_t",      "uint8_t",              "uint8_t",    "u8",          "uint8_t",          "uint",  "u8") \
+    X(U16,    2,  "uint16",  2,  UNSIGNED, "uint16_t",     "uint16_t",             "uint16_t",   "u16",         "uint16_t",         "uint",  "u16") \
+    X(U32,    3,  "uint32",  4,  UNSIGNED, "uint32_t",     "uint32_t",             "uint32_t",   "u32",         "uint32_t",         "uint",  "u32") \
+    X(U64,    4,  "uint64",  8,  UNSIGNED, "uint64_t",     "uint64_t",             "uint64_t",   "u64",         "uint64_t",         "uint",  "u64") \
+    X(I8,     5,  "int8",    1,  SIGNED,   "int8_t",       "int8_t",               "int8_t",     "i8",          "int8_t",           "int",   "i8") \
+    X(I16,    6,  "int16",   2,  SIGNED,   "int16_t",      "int16_t",              "int16_t",    "i16",         "int16_t",          "int",   "i16") \
+    X(I32,    7,  "int32",   4,  SIGNED,   "int32_t",      "int32_t",              "int32_t",    "i32",         "int32_t",          "int",   "i32") \
+    X(I64,    8,  "int64",   8,  SIGNED,   "int64_t",      "int64_t",              "int64_t",    "i64",         "int64_t",          "int",   "i64") \
+    X(F32,    9,  "float32", 4,  FLOAT,    "float",        "float",                "float",      "f32",         "float",            "f64",   "f32") \
+    X(F64,    10, "float64", 8,  FLOAT,    "double",       "double",               "double",     "f64",         "double",           "f64",   "f64") \
+    X(BOOL8,  11, "bool8",   1,  BOOL,     "bool",         "int",                  "uint8_t",    "bool8",       "int",              "uint",  NULL) \
+    X(BOOL32, 12, "bool32",  4,  BOOL,     "evgen_bool32", "uint32_t",             "uint32_t",   "bool32",      "uint32_t",         "uint",  "u32") \
+    X(GUID,   13, "guid",    16, GUID,     "evgen_guid",   "const evgen_guid *",   "evgen_guid", "guid",        "evgen_guid",       "guid",  NULL) \
+    X(PTR,    14, "ptr",     8,  POINTER,  "evgen_ptr",    "const void *",         "void",       "ptr",         "uint64_t",         "uint",  NULL) \
+    X(UTF8Z,  15, "utf8z",   0,  UTF8,     "evgen_utf8z",  "const char *",         NULL,         "utf8z_sized", "evgen_utf8_view",  "utf8",  NULL) \
+    X(UTF16Z, 16, "utf16z",  0,  UTF16,    "evgen_utf16z", "const evgen_char16 *", NULL,         "utf16z",      "evgen_utf16_view", "utf16", NULL) \
+    X(STRUCT, 17, "struct",  0,  STRUCT,   "struct",       "const void *",         NULL,         "bytes",       NULL,               NULL,    NULL)
 
 typedef enum evgen_wire_kind {
 #define EVGEN_WIRE_KIND_ENUM(NAME, code, ...) EVGEN_WIRE_##NAME = code,
@@ -71,7 +72,8 @@ typedef enum evgen_wire_kind {
 
 /* Everything the table says about one kind. */
 typedef struct evgen_wire_kind_info {
-    const char *spelling, *decl, *param, *store, *read_type, *access, *fixed;
+    const char *name; /* "U8": the enumerator is EVGEN_WIRE_ and this */
+    const char *spelling, *decl, *param, *elem, *store, *read_type, *access, *fixed;
     uint8_t code, size;
     evgen_wire_class cls;
 } evgen_wire_kind_info;
@@ -80,9 +82,9 @@ typedef struct evgen_wire_kind_info {
 static inline const evgen_wire_kind_info *evgen_wire_kind_info_of(unsigned kind)
 {
     static const evgen_wire_kind_info rows[] = {
-        {NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, EVGEN_WIRE_CLASS_UNSIGNED},
-#define EVGEN_WIRE_KIND_ROW(NAME, code, spelling, size, cls, decl, param, store, read_type, access, fixed) \
-    {spelling, decl, param, store, read_type, access, fixed, code, size, EVGEN_WIRE_CLASS_##cls},
+        {NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, 0, 0, EVGEN_WIRE_CLASS_UNSIGNED},
+#define EVGEN_WIRE_KIND_ROW(NAME, code, spelling, size, cls, decl, param, elem, store, read_type, access, fixed) \
+    {#NAME, spelling, decl, param, elem, store, read_type, access, fixed, code, size, EVGEN_WIRE_CLASS_##cls},
         EVGEN_WIRE_KINDS(EVGEN_WIRE_KIND_ROW)
 #undef EVGEN_WIRE_KIND_ROW
     };
