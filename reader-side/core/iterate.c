@@ -1,136 +1,20 @@
-/* iterate.c — reading events: file order (the good blocks as written), time order (a k-way merge
- * through a binary heap of one cursor per (thread, stream) chain, each in time order), and
+/* iterate.c — reading events, in file or time order, through the file's format (format.h), and
  * dispatch to handlers. */
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-#include "nettrace.h"
-
-int evgen_rd_decode(const evgen_reader *rd, rd_cursor *c, rd_record *out)
-{
-    const uint8_t *p = c->p;
-    uint64_t type, zigzag, size;
-    if (rd_varint(&p, c->end, &type) != 0 || rd_varint(&p, c->end, &zigzag) != 0)
-        return -1;
-    const rd_type *t = evgen_rd_type(rd, type);
-    if (!t)
-        return -1;
-    if (!t->variable)
-        size = t->fixed_size;
-    else if (rd_varint(&p, c->end, &size) != 0)
-        return -1;
-    if (size > (uint64_t)(c->end - p))
-        return -1;
-    out->offset = (uint64_t)(c->p - rd->data);
-    c->ticks += (uint64_t)rd_unzigzag(zigzag);
-    out->version = t->version;
-    out->payload = p;
-    out->size = (uint32_t)size;
-    out->ticks = c->ticks;
-    c->p = p + size;
-    c->left--;
-    return 0;
-}
-
-/* The cursor's next record: 1, or 0 at the end of its chain. */
-static int advance(const evgen_reader *rd, rd_cursor *c, rd_record *r)
-{
-    for (;;) {
-        if (c->left) {
-            if (evgen_rd_decode(rd, c, r) == 0)
-                return 1;
-            c->left = 0; /* the scan checked every record: never reached */
-            continue;
-        }
-        size_t b = c->pending;
-        if (b == RD_NONE)
-            return 0;
-        const rd_block *blk = &rd->blocks[b];
-        c->pending = c->by_chain ? blk->next : b + 1 < rd->n_blocks ? b + 1 : RD_NONE;
-        c->p = rd->data + blk->payload;
-        c->end = c->p + blk->size;
-        c->left = blk->count;
-        c->ticks = blk->base_ticks;
-        c->thread_id = rd->threads[blk->thread].thread_id;
-        c->stream = rd->chains[blk->chain].stream;
-    }
-}
-
-/* Time order: is a's record before b's? Ties by thread id, then by file offset (a thread's streams
- * are one thread). */
-static int before(const rd_cursor *a, const rd_cursor *b)
-{
-    if (a->next.ticks != b->next.ticks)
-        return a->next.ticks < b->next.ticks;
-    if (a->thread_id != b->thread_id)
-        return a->thread_id < b->thread_id;
-    return a->next.offset < b->next.offset;
-}
-
-static void sift_down(rd_cursor **heap, size_t n, size_t i)
-{
-    rd_cursor *c = heap[i];
-    for (;;) {
-        size_t k = 2 * i + 1;
-        if (k >= n)
-            break;
-        if (k + 1 < n && before(heap[k + 1], heap[k]))
-            k++;
-        if (!before(heap[k], c))
-            break;
-        heap[i] = heap[k];
-        i = k;
-    }
-    heap[i] = c;
-}
+#include "core.h"
+#include "format.h"
 
 void evgen_reader_rewind(evgen_reader *rd, evgen_order order)
 {
     rd->order = order == EVGEN_ORDER_TIME ? EVGEN_ORDER_TIME : EVGEN_ORDER_FILE;
-    if (rd->nt) {
-        evgen_rd_nt_rewind(rd);
-        return;
-    }
-    memset(&rd->file_cursor, 0, sizeof rd->file_cursor);
-    rd->file_cursor.pending = rd->n_blocks ? 0 : RD_NONE;
-    rd->n_heap = 0;
-    if (rd->order != EVGEN_ORDER_TIME)
-        return;
-    for (size_t i = 0; i < rd->n_chains; i++) {
-        rd_cursor *c = &rd->cursors[i];
-        memset(c, 0, sizeof *c);
-        c->by_chain = 1;
-        c->pending = rd->chains[i].first_block;
-        if (advance(rd, c, &c->next))
-            rd->heap[rd->n_heap++] = c;
-    }
-    for (size_t i = rd->n_heap / 2; i-- > 0;)
-        sift_down(rd->heap, rd->n_heap, i);
+    rd->format_ops->rewind(rd);
 }
 
 int evgen_reader_next(evgen_reader *rd, evgen_event *event)
 {
-    if (rd->nt)
-        return evgen_rd_nt_next(rd, event);
-    if (rd->order == EVGEN_ORDER_FILE) {
-        rd_record r;
-        if (!advance(rd, &rd->file_cursor, &r))
-            return 0;
-        evgen_rd_fill_event(rd, &r, rd->file_cursor.thread_id, event);
-        event->stream = rd->file_cursor.stream;
-        return 1;
-    }
-    if (rd->n_heap == 0)
-        return 0;
-    rd_cursor *top = rd->heap[0];
-    evgen_rd_fill_event(rd, &top->next, top->thread_id, event);
-    event->stream = top->stream;
-    if (!advance(rd, top, &top->next))
-        rd->heap[0] = rd->heap[--rd->n_heap];
-    if (rd->n_heap)
-        sift_down(rd->heap, rd->n_heap, 0);
-    return 1;
+    return rd->format_ops->next(rd, event);
 }
 
 /* ---- dispatch ----------------------------------------------------------------------------- */
