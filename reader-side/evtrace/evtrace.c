@@ -22,13 +22,13 @@ static int read_header(evgen_reader *rd, uint32_t *header_size, char **why)
     }
     if (n < EVGEN_RD_FILE_HEADER_SIZE) {
         *why = evgen_rd_format("truncated trace: the file ends at offset %zu, inside the %u-byte file header", n,
-                  EVGEN_RD_FILE_HEADER_SIZE);
+                               EVGEN_RD_FILE_HEADER_SIZE);
         return -1;
     }
     uint16_t version = rd_le16(h + 8);
     if (version != EVGEN_RD_FORMAT_VERSION) {
         *why = evgen_rd_format("unsupported format version %u at offset 8 (this reader reads version %u)", version,
-                  EVGEN_RD_FORMAT_VERSION);
+                               EVGEN_RD_FORMAT_VERSION);
         return -1;
     }
     uint32_t stored = rd_le32(h + 44), crc = evgen_crc32c(0, h, 44);
