@@ -240,6 +240,43 @@ void evgen_rd_problem(evgen_reader *rd, uint64_t offset, const char *fmt, ...)
         rd->status = EVGEN_READ_CORRUPT;
 }
 
+void evgen_rd_sort_problems(evgen_reader *rd)
+{
+    size_t n = rd->n_problems, sorted = 1;
+    while (sorted < n && rd->problems[sorted - 1].offset <= rd->problems[sorted].offset)
+        sorted++;
+    if (sorted >= n)
+        return; /* the common case: recorded in order */
+    /* A bottom-up merge sort: stable, n log n whatever the order. */
+    evgen_read_problem *a = rd->problems, *b = malloc(n * sizeof *b);
+    if (!b) {
+        rd->oom = 1;
+        return;
+    }
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                b[k++] = a[j].offset < a[i].offset ? a[j++] : a[i++];
+            while (i < mid)
+                b[k++] = a[i++];
+            while (j < hi)
+                b[k++] = a[j++];
+        }
+        evgen_read_problem *swap = a;
+        a = b;
+        b = swap;
+    }
+    if (a != rd->problems) { /* the result is in the scratch array: it becomes the list */
+        free(rd->problems);
+        rd->problems = a;
+        rd->cap_problems = n;
+    } else {
+        free(b);
+    }
+}
+
 /* ---- threads ------------------------------------------------------------------------------ */
 
 static size_t hash_slot(uint64_t tid, size_t cap)
@@ -295,43 +332,4 @@ size_t evgen_rd_thread_index(evgen_reader *rd, uint64_t tid)
     rd->threads[i].thread_id = tid;
     rd->n_threads++;
     return i;
-}
-
-/* ---- problems in file order ------------------------------------------------------------------ */
-
-void evgen_rd_sort_problems(evgen_reader *rd)
-{
-    size_t n = rd->n_problems, sorted = 1;
-    while (sorted < n && rd->problems[sorted - 1].offset <= rd->problems[sorted].offset)
-        sorted++;
-    if (sorted >= n)
-        return; /* the common case: recorded in order */
-    /* A bottom-up merge sort: stable, n log n whatever the order. */
-    evgen_read_problem *a = rd->problems, *b = malloc(n * sizeof *b);
-    if (!b) {
-        rd->oom = 1;
-        return;
-    }
-    for (size_t width = 1; width < n; width *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * width) {
-            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                b[k++] = a[j].offset < a[i].offset ? a[j++] : a[i++];
-            while (i < mid)
-                b[k++] = a[i++];
-            while (j < hi)
-                b[k++] = a[j++];
-        }
-        evgen_read_problem *swap = a;
-        a = b;
-        b = swap;
-    }
-    if (a != rd->problems) { /* the result is in the scratch array: it becomes the list */
-        free(rd->problems);
-        rd->problems = a;
-        rd->cap_problems = n;
-    } else {
-        free(b);
-    }
 }
