@@ -255,7 +255,7 @@ static int load_trace_manifests(const evgen_trace_cli *t, const char *trace, con
     return status;
 }
 
-/* `evgen dump` (argv[0] is "dump"): dump's own options (reader-side/src/dump_cli.c) and the
+/* `evgen dump` (argv[0] is "dump"): dump's own options (reader-side/tools/dump_cli.c) and the
  * manifests of .nettrace files (cli.c), loaded before the trace is dumped. */
 static int run_dump(int argc, char **argv)
 {

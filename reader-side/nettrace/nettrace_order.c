@@ -79,7 +79,7 @@ static int build_time_order(rd_nettrace *nt)
 
 void evgen_rd_nt_rewind(evgen_reader *rd)
 {
-    rd_nettrace *nt = rd->nt;
+    rd_nettrace *nt = evgen_rd_nt(rd);
     nt->cursor = 0;
     if (rd->order == EVGEN_ORDER_TIME && build_time_order(nt) != 0)
         rd->order = EVGEN_ORDER_FILE;
@@ -87,7 +87,7 @@ void evgen_rd_nt_rewind(evgen_reader *rd)
 
 int evgen_rd_nt_next(evgen_reader *rd, evgen_event *ev)
 {
-    rd_nettrace *nt = rd->nt;
+    rd_nettrace *nt = evgen_rd_nt(rd);
     if (nt->cursor >= nt->n_events)
         return 0;
     size_t i = rd->order == EVGEN_ORDER_TIME ? nt->time_order[nt->cursor] : nt->cursor;

@@ -3,98 +3,14 @@
  * chained per (thread, stream), every problem recorded with its offset, and after a bad block the
  * scan resyncs on the next "EVBK" whose block checks out. Then the books: the end block's count of
  * each thread's events against the events its blocks hold. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "evgen/crc32c.h"
-#include "internal.h"
+#include "evtrace.h"
 
 static const uint8_t block_magic[4] = {'E', 'V', 'B', 'K'};
-
-void evgen_rd_problem(evgen_reader *rd, uint64_t offset, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    char *message = n >= 0 ? malloc((size_t)n + 1) : NULL;
-    if (!message ||
-        evgen_rd_grow((void **)&rd->problems, &rd->cap_problems, rd->n_problems + 1, sizeof *rd->problems) != 0) {
-        free(message);
-        rd->oom = 1;
-        return;
-    }
-    va_start(ap, fmt);
-    vsnprintf(message, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    rd->problems[rd->n_problems].offset = offset;
-    rd->problems[rd->n_problems].message = message;
-    rd->n_problems++;
-    if (rd->status == EVGEN_READ_OK)
-        rd->status = EVGEN_READ_CORRUPT;
-}
-
-/* ---- threads ------------------------------------------------------------------------------ */
-
-static size_t hash_slot(uint64_t tid, size_t cap)
-{
-    tid ^= tid >> 33;
-    tid *= 0xff51afd7ed558ccdull;
-    tid ^= tid >> 33;
-    return (size_t)tid & (cap - 1);
-}
-
-size_t evgen_rd_thread_find(const evgen_reader *rd, uint64_t tid)
-{
-    if (rd->hash_cap) {
-        for (size_t s = hash_slot(tid, rd->hash_cap);; s = (s + 1) & (rd->hash_cap - 1)) {
-            size_t k = rd->thread_hash[s];
-            if (k == 0)
-                break;
-            if (rd->threads[k - 1].thread_id == tid)
-                return k - 1;
-        }
-    }
-    return RD_NONE;
-}
-
-size_t evgen_rd_thread_index(evgen_reader *rd, uint64_t tid)
-{
-    size_t found = evgen_rd_thread_find(rd, tid);
-    if (found != RD_NONE)
-        return found;
-    size_t i = rd->n_threads;
-    if (evgen_rd_grow((void **)&rd->threads, &rd->cap_threads, i + 1, sizeof *rd->threads) != 0)
-        return RD_NONE;
-    if (evgen_rd_grow((void **)&rd->thread_chains, &rd->cap_thread_chains, i + 1, sizeof *rd->thread_chains) != 0)
-        return RD_NONE;
-    if (2 * (i + 1) > rd->hash_cap) { /* keep the table at most half full */
-        size_t cap = rd->hash_cap ? 2 * rd->hash_cap : 64;
-        size_t *table = calloc(cap, sizeof *table);
-        if (!table)
-            return RD_NONE;
-        for (size_t k = 0; k < i; k++) {
-            size_t s = hash_slot(rd->threads[k].thread_id, cap);
-            while (table[s])
-                s = (s + 1) & (cap - 1);
-            table[s] = k + 1;
-        }
-        free(rd->thread_hash);
-        rd->thread_hash = table;
-        rd->hash_cap = cap;
-    }
-    size_t s = hash_slot(tid, rd->hash_cap);
-    while (rd->thread_hash[s])
-        s = (s + 1) & (rd->hash_cap - 1);
-    rd->thread_hash[s] = i + 1;
-    memset(&rd->threads[i], 0, sizeof rd->threads[i]);
-    rd->threads[i].thread_id = tid;
-    rd->thread_chains[i].first_chain = RD_NONE;
-    rd->n_threads++;
-    return i;
-}
 
 /* ---- frames ------------------------------------------------------------------------------- */
 
@@ -194,7 +110,51 @@ static int fields_zero(const uint8_t *h)
            rd_le32(h + 36) == 0 && rd_le64(h + 40) == 0;
 }
 
-static void metadata_block(evgen_reader *rd, const frame *f)
+/* The most type numbers a lost metadata block may leave undefined before the next one. */
+#define RD_MAX_TYPE_GAP (1u << 20)
+
+/* Numbers the versions of a decoded metadata block as the trace's types and registers it: 0, -1
+ * with `why` set, or -2 if memory ran out. */
+static int define_types(evgen_reader *rd, rd_evtrace *et, const rd_metadata *md, char *why, size_t why_size)
+{
+    /* Types are numbered across the trace; a gap means a metadata block was lost (its types stay
+     * undefined), bounded by what the file could hold. */
+    uint64_t first_type = md->first_type, n_types = md->n_types;
+    if (first_type > (uint64_t)et->n_types + RD_MAX_TYPE_GAP || n_types > rd->size) {
+        snprintf(why, why_size, "first_type %llu is impossible", (unsigned long long)first_type);
+        return -1;
+    }
+    for (uint64_t t = first_type; t < first_type + n_types && t < et->n_types; t++)
+        if (et->types[t].version) {
+            snprintf(why, why_size, "type %llu is already defined by an earlier metadata block",
+                     (unsigned long long)t);
+            return -1;
+        }
+    /* Everything checks out: register the manifest and its events, and the trace's types. */
+    size_t types_end = (size_t)(first_type + n_types);
+    if (evgen_rd_grow((void **)&et->types, &et->cap_types, types_end, sizeof *et->types) ||
+        evgen_rd_metadata_add(rd, md) != 0) {
+        snprintf(why, why_size, "out of memory");
+        return -2;
+    }
+    if (types_end > et->n_types) {
+        memset(et->types + et->n_types, 0, (types_end - et->n_types) * sizeof *et->types);
+        et->n_types = types_end;
+    }
+    size_t t = (size_t)first_type;
+    for (uint32_t i = 0; i < md->n_events; i++) {
+        const rd_event *e = md->events[i];
+        for (uint32_t k = 0; k < e->pub.n_versions; k++, t++) {
+            const rd_version *v = &e->versions[k];
+            et->types[t].version = v;
+            et->types[t].variable = v->pub->fixed_size < 0;
+            et->types[t].fixed_size = v->pub->fixed_size < 0 ? 0 : (uint32_t)v->pub->fixed_size;
+        }
+    }
+    return 0;
+}
+
+static void metadata_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
 {
     const uint8_t *h = rd->data + f->offset;
     if (!fields_zero(h)) {
@@ -203,7 +163,10 @@ static void metadata_block(evgen_reader *rd, const frame *f)
     }
     char why[256];
     const uint8_t *p = h + f->header_size;
-    int rc = evgen_rd_metadata(rd, p, p + f->payload_size, why, sizeof why);
+    rd_metadata md;
+    int rc = evgen_rd_metadata_decode(rd, p, p + f->payload_size, 0, &md, why, sizeof why);
+    if (rc == 0)
+        rc = define_types(rd, et, &md, why, sizeof why);
     if (rc == -2)
         rd->oom = 1;
     else if (rc != 0)
@@ -211,7 +174,7 @@ static void metadata_block(evgen_reader *rd, const frame *f)
 }
 
 /* Checks every record of an events block; 0, or -1 with the problem recorded. */
-static int check_records(evgen_reader *rd, const frame *f, uint32_t count)
+static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f, uint32_t count)
 {
     const uint8_t *h = rd->data + f->offset;
     const uint8_t *p = h + f->header_size, *start = p, *end = p + f->payload_size;
@@ -227,7 +190,7 @@ static int check_records(evgen_reader *rd, const frame *f, uint32_t count)
                              (unsigned long long)at);
             return -1;
         }
-        const rd_type *t = evgen_rd_type(rd, type);
+        const rd_type *t = evgen_rd_type(et, type);
         if (!t) {
             evgen_rd_problem(rd, f->offset,
                              "events block: record %u at offset %llu: type %llu is not defined by an earlier "
@@ -262,23 +225,29 @@ static int check_records(evgen_reader *rd, const frame *f, uint32_t count)
 
 /* The chain of thread `ti`'s blocks of `stream`, added if new; RD_NONE if out of memory. A thread
  * has a few streams (one per nesting level it reached): a walk of its list is enough. */
-static size_t chain_index(evgen_reader *rd, size_t ti, uint32_t stream)
+static size_t chain_index(rd_evtrace *et, size_t ti, uint32_t stream)
 {
-    size_t *link = &rd->thread_chains[ti].first_chain;
-    while (*link != RD_NONE) {
-        if (rd->chains[*link].stream == stream)
-            return *link;
-        link = &rd->chains[*link].next_of_thread;
+    if (ti >= et->n_thread_chains) { /* threads the core added since: none has a chain yet */
+        if (evgen_rd_grow((void **)&et->thread_chains, &et->cap_thread_chains, ti + 1, sizeof *et->thread_chains))
+            return RD_NONE;
+        for (; et->n_thread_chains <= ti; et->n_thread_chains++)
+            et->thread_chains[et->n_thread_chains].first_chain = RD_NONE;
     }
-    if (evgen_rd_grow((void **)&rd->chains, &rd->cap_chains, rd->n_chains + 1, sizeof *rd->chains) != 0)
+    size_t *link = &et->thread_chains[ti].first_chain;
+    while (*link != RD_NONE) {
+        if (et->chains[*link].stream == stream)
+            return *link;
+        link = &et->chains[*link].next_of_thread;
+    }
+    if (evgen_rd_grow((void **)&et->chains, &et->cap_chains, et->n_chains + 1, sizeof *et->chains) != 0)
         return RD_NONE;
-    size_t c = rd->n_chains++;
-    rd->chains[c] = (rd_chain){ti, stream, RD_NONE, RD_NONE, RD_NONE};
+    size_t c = et->n_chains++;
+    et->chains[c] = (rd_chain){ti, stream, RD_NONE, RD_NONE, RD_NONE};
     *link = c;
     return c;
 }
 
-static void events_block(evgen_reader *rd, const frame *f)
+static void events_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
 {
     const uint8_t *h = rd->data + f->offset;
     uint64_t tid = rd_le64(h + 16);
@@ -288,23 +257,23 @@ static void events_block(evgen_reader *rd, const frame *f)
                          (unsigned long long)tid, stream, EVGEN_RD_MAX_STREAMS - 1);
         return;
     }
-    if (check_records(rd, f, count) != 0)
+    if (check_records(rd, et, f, count) != 0)
         return;
     size_t ti = evgen_rd_thread_index(rd, tid);
-    size_t ci = ti == RD_NONE ? RD_NONE : chain_index(rd, ti, stream);
+    size_t ci = ti == RD_NONE ? RD_NONE : chain_index(et, ti, stream);
     if (ci == RD_NONE ||
-        evgen_rd_grow((void **)&rd->blocks, &rd->cap_blocks, rd->n_blocks + 1, sizeof *rd->blocks) != 0) {
+        evgen_rd_grow((void **)&et->blocks, &et->cap_blocks, et->n_blocks + 1, sizeof *et->blocks) != 0) {
         rd->oom = 1;
         return;
     }
-    size_t b = rd->n_blocks++;
-    rd->blocks[b] =
+    size_t b = et->n_blocks++;
+    et->blocks[b] =
         (rd_block){f->offset + f->header_size, f->payload_size, count, rd_le64(h + 40), ti, ci, RD_NONE};
-    rd_chain *chain = &rd->chains[ci];
+    rd_chain *chain = &et->chains[ci];
     if (chain->last_block == RD_NONE)
         chain->first_block = b;
     else
-        rd->blocks[chain->last_block].next = b;
+        et->blocks[chain->last_block].next = b;
     chain->last_block = b;
     rd->threads[ti].events += count;
     rd->threads[ti].dropped += dropped;
@@ -337,7 +306,7 @@ static int end_entries(evgen_reader *rd, const uint8_t *p, const uint8_t *end, i
     return p == end ? 0 : -1;
 }
 
-static void end_block(evgen_reader *rd, const frame *f)
+static void end_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
 {
     const uint8_t *h = rd->data + f->offset, *p = h + f->header_size, *end = p + f->payload_size;
     if (!fields_zero(h)) {
@@ -353,21 +322,21 @@ static void end_block(evgen_reader *rd, const frame *f)
     if (end_entries(rd, p, end, 1) != 0)
         rd->oom = 1;
     rd->has_end = 1;
-    rd->end_offset = f->offset;
+    et->end_offset = f->offset;
 }
 
-static void block(evgen_reader *rd, const frame *f)
+static void block(evgen_reader *rd, rd_evtrace *et, const frame *f)
 {
     uint8_t type = rd->data[f->offset + 4];
     switch (type) {
     case RD_BLOCK_METADATA:
-        metadata_block(rd, f);
+        metadata_block(rd, et, f);
         break;
     case RD_BLOCK_EVENTS:
-        events_block(rd, f);
+        events_block(rd, et, f);
         break;
     case RD_BLOCK_END:
-        end_block(rd, f);
+        end_block(rd, et, f);
         break;
     default:
         evgen_rd_problem(rd, f->offset, "unknown block type %u: skipped", type);
@@ -382,60 +351,21 @@ static void block(evgen_reader *rd, const frame *f)
  * this comparison shows when the block is gone without a trace (cut out whole); more found than
  * written is an end block that does not describe these blocks. Each disagreement is a problem at
  * the end block's offset, one per thread, in the order of the threads table (--stats shows). */
-static void check_books(evgen_reader *rd)
+static void check_books(evgen_reader *rd, const rd_evtrace *et)
 {
     for (size_t t = 0; t < rd->n_threads; t++) {
         const evgen_reader_thread *th = &rd->threads[t];
         if (th->written_end > th->events)
-            evgen_rd_problem(rd, rd->end_offset,
+            evgen_rd_problem(rd, et->end_offset,
                              "thread %llu: the end block counts %llu events written, %llu found: %llu missing",
                              (unsigned long long)th->thread_id, (unsigned long long)th->written_end,
                              (unsigned long long)th->events, (unsigned long long)(th->written_end - th->events));
         else if (th->written_end < th->events)
-            evgen_rd_problem(rd, rd->end_offset,
+            evgen_rd_problem(rd, et->end_offset,
                              "thread %llu: the end block counts %llu events written, %llu found: %llu more than "
                              "written",
                              (unsigned long long)th->thread_id, (unsigned long long)th->written_end,
                              (unsigned long long)th->events, (unsigned long long)(th->events - th->written_end));
-    }
-}
-
-/* ---- problems in file order ------------------------------------------------------------------ */
-
-void evgen_rd_sort_problems(evgen_reader *rd)
-{
-    size_t n = rd->n_problems, sorted = 1;
-    while (sorted < n && rd->problems[sorted - 1].offset <= rd->problems[sorted].offset)
-        sorted++;
-    if (sorted >= n)
-        return; /* the common case: recorded in order */
-    /* A bottom-up merge sort: stable, n log n whatever the order. */
-    evgen_read_problem *a = rd->problems, *b = malloc(n * sizeof *b);
-    if (!b) {
-        rd->oom = 1;
-        return;
-    }
-    for (size_t width = 1; width < n; width *= 2) {
-        for (size_t lo = 0; lo < n; lo += 2 * width) {
-            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
-            size_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi)
-                b[k++] = a[j].offset < a[i].offset ? a[j++] : a[i++];
-            while (i < mid)
-                b[k++] = a[i++];
-            while (j < hi)
-                b[k++] = a[j++];
-        }
-        evgen_read_problem *swap = a;
-        a = b;
-        b = swap;
-    }
-    if (a != rd->problems) { /* the result is in the scratch array: it becomes the list */
-        free(rd->problems);
-        rd->problems = a;
-        rd->cap_problems = n;
-    } else {
-        free(b);
     }
 }
 
@@ -463,13 +393,13 @@ static const char *frame_problem(frame_kind k, const frame *f, char *buf, size_t
     return "bad block";
 }
 
-void evgen_rd_scan(evgen_reader *rd, uint64_t off)
+void evgen_rd_scan(evgen_reader *rd, rd_evtrace *et, uint64_t off)
 {
     while (off < rd->size && !rd->oom) {
         frame f;
         frame_kind k = check_frame(rd, off, &f);
         if (k == FRAME_OK) {
-            block(rd, &f);
+            block(rd, et, &f);
             off += (uint64_t)f.header_size + f.payload_size;
             continue;
         }
@@ -502,5 +432,5 @@ void evgen_rd_scan(evgen_reader *rd, uint64_t off)
         rd->truncated_at = rd->size;
     }
     if (rd->has_end && !rd->oom)
-        check_books(rd);
+        check_books(rd, et);
 }

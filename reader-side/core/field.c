@@ -1,9 +1,9 @@
 /* field.c — an event's fields: the end of each variable-length field, computed once per event
  * from the version's lowered plan and bounded by the payload; generic field lookup; timestamps;
- * UTF-16 to UTF-8. */
+ * stack frames; UTF-16 to UTF-8. */
 #include <string.h>
 
-#include "internal.h"
+#include "core.h"
 
 void evgen_rd_variable_ends(const rd_version *v, const uint8_t *payload, uint32_t size, uint32_t *ends, uint32_t n)
 {
@@ -164,6 +164,13 @@ int evgen_event_field(const evgen_event *ev, uint32_t index, uint32_t *offset, u
     if (size)
         *size = n;
     return 1;
+}
+
+uint64_t evgen_event_stack_ip(const evgen_event *event, uint32_t i)
+{
+    if (!event || !event->stack || i >= event->stack_depth)
+        return 0;
+    return rd_load(event->stack + (size_t)i * event->pointer_size, event->pointer_size);
 }
 
 size_t evgen_utf16_to_utf8(evgen_utf16_view text, char *out, size_t capacity)

@@ -397,7 +397,6 @@ int evgen_rd_nt_meta_v6(evgen_reader *rd, const uint8_t *p, const uint8_t *end, 
 int evgen_rd_nt_load_manifests(evgen_reader *rd, const evgen_reader_options *options, char **error)
 {
     size_t n = options ? options->n_manifests : 0;
-    rd->binding = 1;
     for (size_t i = 0; i < n; i++) {
         const evgen_reader_manifest *m = options->manifests[i];
         char why[256];
@@ -405,14 +404,16 @@ int evgen_rd_nt_load_manifests(evgen_reader *rd, const evgen_reader_options *opt
             *error = evgen_rd_format("manifest %zu given to the reader is empty", i);
             return -1;
         }
-        int rc = evgen_rd_metadata(rd, m->metadata, m->metadata + m->size, why, sizeof why);
+        rd_metadata md;
+        int rc = evgen_rd_metadata_decode(rd, m->metadata, m->metadata + m->size, 1, &md, why, sizeof why);
+        if (rc == 0 && evgen_rd_metadata_add(rd, &md) != 0)
+            rc = -2;
         if (rc != 0) {
             *error = evgen_rd_format("manifest %s given to the reader does not decode: %s", m->name ? m->name : "?",
                                      rc == -2 ? "out of memory" : why);
             return -1;
         }
     }
-    rd->binding = 0;
     return 0;
 }
 
@@ -436,7 +437,7 @@ static const rd_version *bound_version(const evgen_reader *rd, const rd_nt_meta_
 /* An event of its own for a record no manifest knows. */
 static const rd_version *own_version(evgen_reader *rd, const rd_nt_meta_record *r)
 {
-    rd_nettrace *nt = rd->nt;
+    rd_nettrace *nt = evgen_rd_nt(rd);
     if (!nt->own) {
         nt->own = evgen_rd_arena_alloc(&rd->arena, sizeof *nt->own);
         if (!nt->own)
@@ -478,7 +479,7 @@ static const rd_version *own_version(evgen_reader *rd, const rd_nt_meta_record *
 
 int evgen_rd_nt_define(evgen_reader *rd, const rd_nt_meta_record *r, uint64_t offset)
 {
-    rd_nettrace *nt = rd->nt;
+    rd_nettrace *nt = evgen_rd_nt(rd);
     if (r->id == 0 || r->id >= NT_MAX_METADATA_ID) {
         evgen_rd_problem(rd, offset, "metadata id %u out of range: its events cannot be read", r->id);
         return 0;

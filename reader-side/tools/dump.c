@@ -11,7 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "internal.h"
+#include "core.h"
+
+/* Was the file a .nettrace one? Its header and statistics say which container they describe. */
+static int is_nettrace(const evgen_reader *rd)
+{
+    return rd->header.container == EVGEN_CONTAINER_NETTRACE;
+}
 
 #define OUT_SIZE (1u << 20)
 #define ROOM 128 /* bytes one number, GUID or escape needs at most */
@@ -780,7 +786,7 @@ static void stats_text(dumper *d, const char *path, const stat_entry *by_version
     char line[512];
     snprintf(line, sizeof line,
              "trace: %s\n  %llu bytes, %sformat %u, pointer size %u, clock %s at %llu Hz, process %u\n", path,
-             (unsigned long long)rd->size, rd->nt ? "nettrace " : "", h->format_version, h->pointer_size,
+             (unsigned long long)rd->size, is_nettrace(rd) ? "nettrace " : "", h->format_version, h->pointer_size,
              clock_name(h->clock_kind), (unsigned long long)h->clock_frequency, h->process_id);
     puts_(o, line);
     puts_(o, "events:\n         count          bytes  event\n");
@@ -803,10 +809,10 @@ static void stats_text(dumper *d, const char *path, const stat_entry *by_version
     }
     /* An end block (.evtrace) has the writer's own totals; a .nettrace file's end has none, and
      * its dropped events are the sequence-number gaps. */
-    int end_totals = rd->has_end && !rd->nt;
+    int end_totals = rd->has_end && !is_nettrace(rd);
     puts_(o, end_totals ? "threads:\n        thread         events        dropped    end: written        dropped"
                           "        too big\n"
-                        : rd->nt ? "threads:\n        thread         events           lost\n"
+                        : is_nettrace(rd) ? "threads:\n        thread         events           lost\n"
                                  : "threads:\n        thread         events        dropped\n");
     uint64_t dropped = 0, dropped_end = 0, too_big = 0;
     for (size_t t = 0; t < rd->n_threads; t++) {
@@ -824,7 +830,7 @@ static void stats_text(dumper *d, const char *path, const stat_entry *by_version
         dropped_end += th->dropped_end;
         too_big += th->too_big_end;
     }
-    if (rd->nt)
+    if (is_nettrace(rd))
         snprintf(line, sizeof line, "totals: %llu events, %llu payload bytes, %llu lost (sequence gaps), %zu threads\n",
                  (unsigned long long)events, (unsigned long long)bytes, (unsigned long long)dropped, rd->n_threads);
     else
@@ -840,7 +846,7 @@ static void stats_text(dumper *d, const char *path, const stat_entry *by_version
     puts_(o, line);
     if (st == EVGEN_READ_TRUNCATED)
         put_u64(o, at);
-    puts_(o, rd->nt ? (rd->has_end ? ", end of stream found\n" : ", no end of stream\n")
+    puts_(o, is_nettrace(rd) ? (rd->has_end ? ", end of stream found\n" : ", no end of stream\n")
                     : rd->has_end ? ", end block found\n" : ", no end block\n");
     snprintf(line, sizeof line, "problems: %zu\n", rd->n_problems);
     puts_(o, line);
@@ -871,7 +877,7 @@ static void stats_json(dumper *d, const char *path, const stat_entry *by_version
     put_json_string(o, path);
     json_key_u64(o, "file_size", rd->size, 1);
     puts_(o, ",\"container\":");
-    put_json_string(o, rd->nt ? "nettrace" : "evtrace");
+    put_json_string(o, is_nettrace(rd) ? "nettrace" : "evtrace");
     json_key_u64(o, "format_version", h->format_version, 1);
     json_key_u64(o, "pointer_size", h->pointer_size, 1);
     json_key_u64(o, "clock_kind", h->clock_kind, 1);
@@ -905,7 +911,7 @@ static void stats_json(dumper *d, const char *path, const stat_entry *by_version
         json_key_u64(o, "thread", th->thread_id, 0);
         json_key_u64(o, "events", by_thread[t].count, 1);
         json_key_u64(o, "dropped", th->dropped, 1);
-        if (rd->has_end && !rd->nt) {
+        if (rd->has_end && !is_nettrace(rd)) {
             json_key_u64(o, "written_end", th->written_end, 1);
             json_key_u64(o, "dropped_end", th->dropped_end, 1);
             json_key_u64(o, "too_big_end", th->too_big_end, 1);
@@ -918,7 +924,7 @@ static void stats_json(dumper *d, const char *path, const stat_entry *by_version
     puts_(o, "],\"totals\":{");
     json_key_u64(o, "events", events, 0);
     json_key_u64(o, "bytes", bytes, 1);
-    json_key_u64(o, "dropped", rd->has_end && !rd->nt ? dropped_end : dropped, 1);
+    json_key_u64(o, "dropped", rd->has_end && !is_nettrace(rd) ? dropped_end : dropped, 1);
     json_key_u64(o, "too_big", too_big, 1);
     json_key_u64(o, "threads", rd->n_threads, 1);
     uint64_t at;

@@ -6,10 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
-
-/* The most type numbers a lost metadata block may leave undefined before the next one. */
-#define RD_MAX_TYPE_GAP (1u << 20)
+#include "core.h"
 
 /* ---- the arena ---------------------------------------------------------------------------- */
 
@@ -90,6 +87,7 @@ static int is_integer(unsigned kind)
 typedef struct mcur {
     const uint8_t *p, *end, *start;
     evgen_reader *rd;
+    int bound; /* a manifest given to bind another format's events: not the file's */
     char *why;
     size_t why_size;
     int failed; /* 1: bad encoding or descriptor, 2: out of memory */
@@ -185,12 +183,13 @@ static void decode_enums(mcur *c, evgen_trace_manifest *m)
 /* A manifest bound to a .nettrace trace with 4-byte pointers: the generator laid its structs out
  * for 8-byte ones, so a struct with a pointer member is laid out again for the trace, each member
  * at its natural alignment (MSVC's rule, the compiler of the Windows x86 runtime). */
-static void relayout_for_trace_pointers(const evgen_reader *rd, evgen_trace_struct *s, evgen_trace_member *mb)
+static void relayout_for_trace_pointers(const mcur *c, evgen_trace_struct *s, evgen_trace_member *mb)
 {
+    const evgen_reader *rd = c->rd;
     int has_pointer = 0;
     for (uint32_t j = 0; j < s->n_members; j++)
         has_pointer |= mb[j].kind == RD_PTR;
-    if (!rd->binding || rd->header.pointer_size == 8 || !has_pointer)
+    if (!c->bound || rd->header.pointer_size == 8 || !has_pointer)
         return;
     uint32_t offset = 0, max_align = 1;
     for (uint32_t j = 0; j < s->n_members; j++) {
@@ -229,7 +228,7 @@ static void decode_structs(mcur *c, evgen_trace_manifest *m)
             mb[j].offset = (uint32_t)offset;
         }
         if (!c->failed)
-            relayout_for_trace_pointers(c->rd, s, mb);
+            relayout_for_trace_pointers(c, s, mb);
         s->members = mb;
     }
     m->structs = structs;
@@ -357,9 +356,11 @@ static void decode_events(mcur *c, evgen_trace_manifest *m, const char *const *p
     *n_out = n;
 }
 
-int evgen_rd_metadata(evgen_reader *rd, const uint8_t *p, const uint8_t *end, char *why, size_t why_size)
+int evgen_rd_metadata_decode(evgen_reader *rd, const uint8_t *p, const uint8_t *end, int bound, rd_metadata *out,
+                             char *why, size_t why_size)
 {
-    mcur c = {p, end, p, rd, why, why_size, 0};
+    mcur c = {p, end, p, rd, bound, why, why_size, 0};
+    memset(out, 0, sizeof *out);
     uint64_t first_type = get_varint(&c);
     evgen_trace_manifest *m = alloc(&c, 1, sizeof *m);
     if (!m)
@@ -377,50 +378,27 @@ int evgen_rd_metadata(evgen_reader *rd, const uint8_t *p, const uint8_t *end, ch
     decode_events(&c, m, providers, n_providers, &events, &n_events, &n_types);
     if (!c.failed && c.p != c.end)
         bad(&c, "%zu bytes after the last event", (size_t)(c.end - c.p));
-    /* Types are numbered across the trace; a gap means a metadata block was lost (its types stay
-     * undefined), bounded by what the file could hold. */
-    if (!c.failed && !rd->binding && (first_type > (uint64_t)rd->n_types + RD_MAX_TYPE_GAP || n_types > rd->size))
-        bad(&c, "first_type %llu is impossible", (unsigned long long)first_type);
-    for (uint64_t t = first_type; !c.failed && t < first_type + n_types && t < rd->n_types; t++)
-        if (rd->types[t].version)
-            bad(&c, "type %llu is already defined by an earlier metadata block", (unsigned long long)t);
     if (c.failed)
         return c.failed == 2 ? -2 : -1;
+    *out = (rd_metadata){m, events, n_events, first_type, n_types};
+    return 0;
+}
 
-    /* Everything checks out: register the manifest and its events, and the trace's types. A
-     * manifest given to bind .nettrace events to has no type numbers in that file. */
-    size_t types_end = rd->binding ? 0 : (size_t)(first_type + n_types);
-    if (evgen_rd_grow((void **)&rd->manifests, &rd->cap_manifests, rd->n_manifests + 1, sizeof *rd->manifests) ||
-        evgen_rd_grow((void **)&rd->types, &rd->cap_types, types_end, sizeof *rd->types)) {
-        snprintf(why, why_size, "out of memory");
-        return -2;
-    }
-    rd->manifests[rd->n_manifests++] = m;
-    if (types_end > rd->n_types) {
-        memset(rd->types + rd->n_types, 0, (types_end - rd->n_types) * sizeof *rd->types);
-        rd->n_types = types_end;
-    }
-    size_t t = (size_t)first_type;
-    for (uint32_t i = 0; i < n_events; i++) {
-        rd_event *e = events[i];
-        if (evgen_rd_add_event(rd, e) != 0) {
-            snprintf(why, why_size, "out of memory");
-            return -2;
-        }
-        for (uint32_t k = 0; types_end && k < e->pub.n_versions; k++, t++) {
-            const rd_version *v = &e->versions[k];
-            rd->types[t].version = v;
-            rd->types[t].variable = v->pub->fixed_size < 0;
-            rd->types[t].fixed_size = v->pub->fixed_size < 0 ? 0 : (uint32_t)v->pub->fixed_size;
-        }
-    }
+int evgen_rd_metadata_add(evgen_reader *rd, const rd_metadata *md)
+{
+    if (evgen_rd_grow((void **)&rd->manifests, &rd->cap_manifests, rd->n_manifests + 1, sizeof *rd->manifests))
+        return -1;
+    rd->manifests[rd->n_manifests++] = md->manifest;
+    for (uint32_t i = 0; i < md->n_events; i++)
+        if (evgen_rd_add_event(rd, md->events[i]) != 0)
+            return -1;
     return 0;
 }
 
 int evgen_rd_lower(evgen_reader *rd, const evgen_trace_manifest *m, evgen_trace_version *v, rd_version *rv)
 {
     char why[64];
-    mcur c = {NULL, NULL, NULL, rd, why, sizeof why, 0};
+    mcur c = {NULL, NULL, NULL, rd, 0, why, sizeof why, 0};
     lower(&c, m, v, rv);
     return c.failed ? -1 : 0;
 }

@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "container.h"
+#include "core.h"
 
 /* ---- bytes ---------------------------------------------------------------------------------- */
 

@@ -7,7 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "internal.h"
+#include "core.h"
+#include "format.h"
 
 /* ---- bounded reads, shared by the .nettrace files: a cursor that turns bad, never overreads --- */
 
@@ -111,13 +112,14 @@ typedef struct rd_nettrace {
     size_t cursor;
 } rd_nettrace;
 
-/* nettrace.c: is this a .nettrace file (its magic)? */
-int evgen_rd_is_nettrace(const uint8_t *data, size_t size);
-/* Reads the whole file into rd->nt, binding events to `options`' manifests. Returns 0, or -1 with
- * `error` set (caller frees) when the file cannot be read at all; problems of its body are
- * recorded with evgen_rd_problem as for .evtrace. */
-int evgen_rd_nt_open(evgen_reader *rd, const evgen_reader_options *options, char **error);
-void evgen_rd_nt_free(rd_nettrace *nt);
+/* The index of a reader of a .nettrace file. */
+static inline rd_nettrace *evgen_rd_nt(const evgen_reader *rd)
+{
+    return (rd_nettrace *)rd->format;
+}
+
+/* The format's entry points (nettrace.c), for the table of formats. */
+extern const evgen_rd_format_ops evgen_rd_nettrace_format;
 
 /* nettrace_meta.c: decodes the manifests of `options` into the reader's events (0, or -1 with
  * `error` set); and one metadata record of the trace, defining metadata id `id`. */

@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "evgen/files.h"
-#include "internal.h"
+#include "core.h"
 
 
 /* Sets *error (if `error` is not NULL) and returns -1, errno kept. */

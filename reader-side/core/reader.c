@@ -1,5 +1,6 @@
-/* reader.c — opening a trace (the file mapped, never read whole; the header validated; the one
- * scan of its blocks), closing it, and the queries on what the open found. */
+/* reader.c — opening a trace (the file mapped, never read whole; its format found by its magic
+ * and left to read it), closing it, the problems and threads the open records, and the queries on
+ * what it found. */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
@@ -10,10 +11,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "evgen/crc32c.h"
+#include "core.h"
 #include "evgen/files.h"
-#include "internal.h"
-#include "nettrace.h"
+#include "format.h"
 
 char *evgen_rd_format(const char *fmt, ...)
 {
@@ -47,58 +47,6 @@ static void set_error(char **error, const char *fmt, ...)
     }
 }
 
-/* The file header: 0, or -1 with the error set. */
-static int read_header(evgen_reader *rd, uint32_t *header_size, char **error)
-{
-    static const uint8_t magic[8] = {'E', 'V', 'T', 'R', 'A', 'C', 'E', 0};
-    const uint8_t *h = rd->data;
-    size_t n = rd->size;
-    if (n == 0) {
-        set_error(error, "not an evgen trace: the file is empty");
-        return -1;
-    }
-    if (memcmp(h, magic, n < 8 ? n : 8) != 0) {
-        set_error(error, "not an evgen trace: bad magic at offset 0 (neither .evtrace nor .nettrace)");
-        return -1;
-    }
-    if (n < EVGEN_RD_FILE_HEADER_SIZE) {
-        set_error(error, "truncated trace: the file ends at offset %zu, inside the %u-byte file header", n,
-                  EVGEN_RD_FILE_HEADER_SIZE);
-        return -1;
-    }
-    uint16_t version = rd_le16(h + 8);
-    if (version != EVGEN_RD_FORMAT_VERSION) {
-        set_error(error, "unsupported format version %u at offset 8 (this reader reads version %u)", version,
-                  EVGEN_RD_FORMAT_VERSION);
-        return -1;
-    }
-    uint32_t stored = rd_le32(h + 44), crc = evgen_crc32c(0, h, 44);
-    if (stored != crc) {
-        set_error(error, "bad header crc at offset 44 (stored 0x%08x, computed 0x%08x)", stored, crc);
-        return -1;
-    }
-    *header_size = rd_le16(h + 10);
-    rd->header.format_version = version;
-    rd->header.pointer_size = h[12];
-    rd->header.clock_kind = h[13];
-    rd->header.clock_frequency = rd_le64(h + 16);
-    rd->header.start_ticks = rd_le64(h + 24);
-    rd->header.start_unix_ns = rd_le64(h + 32);
-    rd->header.process_id = rd_le32(h + 40);
-    rd->header.container = EVGEN_CONTAINER_EVTRACE;
-    if (*header_size < EVGEN_RD_FILE_HEADER_SIZE || *header_size > n)
-        set_error(error, "bad header size %u at offset 10", *header_size);
-    else if (rd->header.pointer_size != 4 && rd->header.pointer_size != 8)
-        set_error(error, "bad pointer size %u at offset 12", rd->header.pointer_size);
-    else if (rd->header.clock_kind != 1 && rd->header.clock_kind != 2)
-        set_error(error, "unknown clock kind %u at offset 13", rd->header.clock_kind);
-    else if (rd->header.clock_frequency == 0)
-        set_error(error, "clock frequency 0 at offset 16");
-    else
-        return 0;
-    return -1;
-}
-
 static evgen_reader *open_data(const void *data, size_t size, void *map, const evgen_reader_options *options,
                                char **error)
 {
@@ -112,33 +60,23 @@ static evgen_reader *open_data(const void *data, size_t size, void *map, const e
     rd->data = data;
     rd->size = size;
     rd->map = map;
-    if (evgen_rd_is_nettrace(rd->data, rd->size)) {
-        char *why = NULL;
-        if (evgen_rd_nt_open(rd, options, &why) != 0) {
-            set_error(error, "%s", why ? why : "out of memory");
-            free(why);
-            rd->map = NULL;
-            evgen_reader_close(rd);
-            return NULL;
-        }
-    } else {
-        uint32_t header_size;
-        if (read_header(rd, &header_size, error) != 0) {
-            rd->map = NULL; /* the caller unmaps */
-            evgen_reader_close(rd);
-            return NULL;
-        }
-        evgen_rd_scan(rd, header_size);
+    const evgen_rd_format_ops *const *f = evgen_rd_formats;
+    while (f[1] && !f[0]->probe(rd->data, rd->size))
+        f++;
+    rd->format_ops = *f;
+    char *why = NULL;
+    if (rd->format_ops->open(rd, options, &why) != 0) {
+        set_error(error, "%s", why ? why : "out of memory");
+        free(why);
+        rd->map = NULL; /* the caller unmaps */
+        evgen_reader_close(rd);
+        return NULL;
     }
     if (!rd->oom)
         evgen_rd_sort_problems(rd);
     if (!rd->oom && rd->max_variable)
         rd->scratch = calloc(rd->max_variable, sizeof *rd->scratch);
-    if (!rd->oom && rd->n_chains) {
-        rd->cursors = calloc(rd->n_chains, sizeof *rd->cursors);
-        rd->heap = calloc(rd->n_chains, sizeof *rd->heap);
-    }
-    if (rd->oom || (rd->max_variable && !rd->scratch) || (rd->n_chains && (!rd->cursors || !rd->heap))) {
+    if (rd->oom || (rd->max_variable && !rd->scratch)) {
         set_error(error, "out of memory reading the trace");
         rd->map = NULL;
         evgen_reader_close(rd);
@@ -214,17 +152,12 @@ void evgen_reader_close(evgen_reader *rd)
     free(rd->problems);
     free(rd->events);
     free(rd->manifests);
-    free(rd->types);
     free(rd->versions);
     free(rd->scratch);
-    free(rd->blocks);
     free(rd->threads);
-    free(rd->thread_chains);
-    free(rd->chains);
     free(rd->thread_hash);
-    free(rd->cursors);
-    free(rd->heap);
-    evgen_rd_nt_free(rd->nt);
+    if (rd->format_ops)
+        rd->format_ops->close(rd);
     evgen_rd_arena_free(&rd->arena);
     free(rd);
 }
@@ -280,4 +213,123 @@ const evgen_reader_thread *evgen_reader_threads(const evgen_reader *rd, size_t *
     if (has_end)
         *has_end = rd->has_end;
     return rd->threads;
+}
+
+/* ---- problems ------------------------------------------------------------------------------ */
+
+void evgen_rd_problem(evgen_reader *rd, uint64_t offset, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *message = n >= 0 ? malloc((size_t)n + 1) : NULL;
+    if (!message ||
+        evgen_rd_grow((void **)&rd->problems, &rd->cap_problems, rd->n_problems + 1, sizeof *rd->problems) != 0) {
+        free(message);
+        rd->oom = 1;
+        return;
+    }
+    va_start(ap, fmt);
+    vsnprintf(message, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    rd->problems[rd->n_problems].offset = offset;
+    rd->problems[rd->n_problems].message = message;
+    rd->n_problems++;
+    if (rd->status == EVGEN_READ_OK)
+        rd->status = EVGEN_READ_CORRUPT;
+}
+
+void evgen_rd_sort_problems(evgen_reader *rd)
+{
+    size_t n = rd->n_problems, sorted = 1;
+    while (sorted < n && rd->problems[sorted - 1].offset <= rd->problems[sorted].offset)
+        sorted++;
+    if (sorted >= n)
+        return; /* the common case: recorded in order */
+    /* A bottom-up merge sort: stable, n log n whatever the order. */
+    evgen_read_problem *a = rd->problems, *b = malloc(n * sizeof *b);
+    if (!b) {
+        rd->oom = 1;
+        return;
+    }
+    for (size_t width = 1; width < n; width *= 2) {
+        for (size_t lo = 0; lo < n; lo += 2 * width) {
+            size_t mid = lo + width < n ? lo + width : n, hi = lo + 2 * width < n ? lo + 2 * width : n;
+            size_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi)
+                b[k++] = a[j].offset < a[i].offset ? a[j++] : a[i++];
+            while (i < mid)
+                b[k++] = a[i++];
+            while (j < hi)
+                b[k++] = a[j++];
+        }
+        evgen_read_problem *swap = a;
+        a = b;
+        b = swap;
+    }
+    if (a != rd->problems) { /* the result is in the scratch array: it becomes the list */
+        free(rd->problems);
+        rd->problems = a;
+        rd->cap_problems = n;
+    } else {
+        free(b);
+    }
+}
+
+/* ---- threads ------------------------------------------------------------------------------ */
+
+static size_t hash_slot(uint64_t tid, size_t cap)
+{
+    tid ^= tid >> 33;
+    tid *= 0xff51afd7ed558ccdull;
+    tid ^= tid >> 33;
+    return (size_t)tid & (cap - 1);
+}
+
+size_t evgen_rd_thread_find(const evgen_reader *rd, uint64_t tid)
+{
+    if (rd->hash_cap) {
+        for (size_t s = hash_slot(tid, rd->hash_cap);; s = (s + 1) & (rd->hash_cap - 1)) {
+            size_t k = rd->thread_hash[s];
+            if (k == 0)
+                break;
+            if (rd->threads[k - 1].thread_id == tid)
+                return k - 1;
+        }
+    }
+    return RD_NONE;
+}
+
+size_t evgen_rd_thread_index(evgen_reader *rd, uint64_t tid)
+{
+    size_t found = evgen_rd_thread_find(rd, tid);
+    if (found != RD_NONE)
+        return found;
+    size_t i = rd->n_threads;
+    if (evgen_rd_grow((void **)&rd->threads, &rd->cap_threads, i + 1, sizeof *rd->threads) != 0)
+        return RD_NONE;
+    if (2 * (i + 1) > rd->hash_cap) { /* keep the table at most half full */
+        size_t cap = rd->hash_cap ? 2 * rd->hash_cap : 64;
+        size_t *table = calloc(cap, sizeof *table);
+        if (!table)
+            return RD_NONE;
+        for (size_t k = 0; k < i; k++) {
+            size_t s = hash_slot(rd->threads[k].thread_id, cap);
+            while (table[s])
+                s = (s + 1) & (cap - 1);
+            table[s] = k + 1;
+        }
+        free(rd->thread_hash);
+        rd->thread_hash = table;
+        rd->hash_cap = cap;
+    }
+    size_t s = hash_slot(tid, rd->hash_cap);
+    while (rd->thread_hash[s])
+        s = (s + 1) & (rd->hash_cap - 1);
+    rd->thread_hash[s] = i + 1;
+    memset(&rd->threads[i], 0, sizeof rd->threads[i]);
+    rd->threads[i].thread_id = tid;
+    rd->n_threads++;
+    return i;
 }

@@ -19,7 +19,7 @@ enum { V6_END = 0, V6_TRACE = 1, V6_EVENT = 2, V6_METADATA = 3, V6_SEQUENCE_POIN
 enum { HDR_METADATA_ID = 1, HDR_CAPTURE = 2, HDR_THREAD = 4, HDR_STACK = 8, HDR_ACTIVITY = 16, HDR_RELATED = 32,
        HDR_SORTED = 64, HDR_SIZE = 128 };
 
-int evgen_rd_is_nettrace(const uint8_t *data, size_t size)
+static int is_nettrace(const uint8_t *data, size_t size)
 {
     return size >= 8 && memcmp(data, nt_magic, 8) == 0;
 }
@@ -678,14 +678,16 @@ static void read_blocks(scan *s, const uint8_t *p)
     }
 }
 
-int evgen_rd_nt_open(evgen_reader *rd, const evgen_reader_options *options, char **error)
+/* Reads the whole file into the reader's nettrace index, binding events to `options`' manifests
+ * (format.h's open). */
+static int open_nettrace(evgen_reader *rd, const evgen_reader_options *options, char **error)
 {
     rd_nettrace *nt = calloc(1, sizeof *nt);
     if (!nt) {
         *error = evgen_rd_format("out of memory");
         return -1;
     }
-    rd->nt = nt;
+    rd->format = nt;
     rd->header.container = EVGEN_CONTAINER_NETTRACE;
     rd->header.clock_kind = 3; /* QueryPerformanceCounter-style ticks at clock_frequency */
     scan s;
@@ -775,8 +777,9 @@ int evgen_rd_nt_open(evgen_reader *rd, const evgen_reader_options *options, char
     return 0;
 }
 
-void evgen_rd_nt_free(rd_nettrace *nt)
+static void close_nettrace(evgen_reader *rd)
 {
+    rd_nettrace *nt = evgen_rd_nt(rd);
     if (!nt)
         return;
     free(nt->metas);
@@ -790,9 +793,6 @@ void evgen_rd_nt_free(rd_nettrace *nt)
     free(nt);
 }
 
-uint64_t evgen_event_stack_ip(const evgen_event *event, uint32_t i)
-{
-    if (!event || !event->stack || i >= event->stack_depth)
-        return 0;
-    return rd_load(event->stack + (size_t)i * event->pointer_size, event->pointer_size);
-}
+const evgen_rd_format_ops evgen_rd_nettrace_format = {
+    is_nettrace, open_nettrace, evgen_rd_nt_rewind, evgen_rd_nt_next, close_nettrace,
+};

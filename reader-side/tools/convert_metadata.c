@@ -453,7 +453,7 @@ int evgen_cv_plan_metadata(cv_plan *plan, const evgen_reader *rd, const evgen_re
 {
     size_t cap_blocks = 0;
     /* A .nettrace file's manifests are those given, in order; an .evtrace file's are its own. */
-    int given = rd->nt && options && options->n_manifests == rd->n_manifests;
+    int given = rd->header.container == EVGEN_CONTAINER_NETTRACE && options && options->n_manifests == rd->n_manifests;
     for (size_t i = 0; i < rd->n_manifests; i++)
         if (manifest_block(plan, &cap_blocks, rd, rd->manifests[i], given ? options->manifests[i] : NULL) != 0)
             return -1;

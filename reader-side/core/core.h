@@ -1,0 +1,182 @@
+/* core.h — the reader's core, what both trace formats share: the reader handle, the decoded
+ * metadata with each version's lowered layout, threads, problems, and the helpers over them.
+ * A format keeps its own state behind rd->format and plugs in through format.h. Not installed. */
+#ifndef EVGEN_READER_CORE_H
+#define EVGEN_READER_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "bytes.h"
+#include "evgen/reader.h"
+
+/* Wire kinds (docs/format.md), as evgen_trace_field.kind holds them. */
+enum {
+    RD_U8 = 1, RD_U16, RD_U32, RD_U64, RD_I8, RD_I16, RD_I32, RD_I64, RD_F32, RD_F64, RD_BOOL8, RD_BOOL32,
+    RD_GUID, RD_PTR, RD_UTF8Z, RD_UTF16Z, RD_STRUCT, RD_KIND_MAX = RD_STRUCT
+};
+
+/* ---- an arena for everything the metadata decodes into ----------------------------------- */
+
+typedef struct rd_arena_chunk rd_arena_chunk;
+typedef struct rd_arena {
+    rd_arena_chunk *head;
+    size_t used, cap; /* in head */
+} rd_arena;
+
+void *evgen_rd_arena_alloc(rd_arena *a, size_t size); /* zeroed, 8-aligned; NULL if out of memory */
+void evgen_rd_arena_free(rd_arena *a);
+
+/* ---- metadata ---------------------------------------------------------------------------- */
+
+/* A field, lowered: where it starts ("after variable field `after` - 1, plus `delta`", the
+ * generated accessors' rule) and how its size is found. */
+typedef enum rd_step {
+    RD_STEP_FIXED,  /* `size` bytes */
+    RD_STEP_UTF8Z,  /* up to and including a 0 byte */
+    RD_STEP_UTF16Z, /* up to and including a 0 unit at an even distance from the start */
+    RD_STEP_ARRAY   /* count (the value of field `count_field`) x `elem` bytes */
+} rd_step;
+
+typedef struct rd_field {
+    uint32_t after;       /* variable fields before this one: it starts at the end of the last (0: payload start) */
+    uint32_t var;         /* for a variable field, its number among the version's variable fields */
+    uint64_t delta;       /* bytes from that point */
+    uint64_t size;        /* RD_STEP_FIXED: bytes */
+    uint64_t elem;        /* RD_STEP_ARRAY: element bytes */
+    uint32_t count_field; /* RD_STEP_ARRAY: index of the count field */
+    uint8_t count_kind;   /* RD_STEP_ARRAY: its wire kind (an integer) */
+    uint8_t step;         /* rd_step */
+} rd_field;
+
+typedef struct rd_version {
+    const evgen_trace_version *pub; /* in its event's versions[] */
+    const evgen_trace_event_info *info;
+    rd_field *plan;       /* pub->n_fields */
+    uint32_t *var_fields; /* field index of each variable field */
+    uint32_t serial;      /* 0 .. rd->n_versions - 1, across the trace */
+} rd_version;
+
+/* An event: the public info, then the lowered versions, parallel to info.versions. */
+typedef struct rd_event {
+    evgen_trace_event_info pub; /* first: evgen_event.info points here */
+    rd_version *versions;
+} rd_event;
+
+/* ---- threads, problems, the handle ------------------------------------------------------------ */
+
+#define RD_NONE ((size_t)-1)
+
+/* One record, decoded. */
+typedef struct rd_record {
+    const rd_version *version;
+    const uint8_t *payload;
+    uint32_t size;
+    uint64_t ticks;
+    uint64_t offset;
+} rd_record;
+
+typedef struct rd_handler {
+    char *provider, *event; /* NULL: any */
+    evgen_event_handler fn;
+    void *context;
+} rd_handler;
+
+struct evgen_rd_format_ops; /* format.h */
+
+struct evgen_reader {
+    const uint8_t *data;
+    size_t size;
+    void *map; /* munmap on close, or NULL for a trace in memory */
+    evgen_trace_header header;
+    const struct evgen_rd_format_ops *format_ops; /* the file's format */
+    void *format; /* its state: evtrace.h's rd_evtrace, nettrace.h's rd_nettrace */
+
+    rd_arena arena;
+    rd_event **events; /* by info->index */
+    size_t n_events, cap_events;
+    const evgen_trace_manifest **manifests;
+    size_t n_manifests, cap_manifests;
+    rd_version **versions; /* by serial */
+    size_t n_versions, cap_versions;
+    uint32_t max_variable; /* the most variable fields of any version */
+    uint32_t *scratch;     /* max_variable ends, for evgen_event_field past EVGEN_EVENT_MAX_VARIABLE */
+
+    evgen_reader_thread *threads;
+    size_t n_threads, cap_threads;
+    size_t *thread_hash; /* open addressing: thread index + 1, 0 empty */
+    size_t hash_cap;
+    int has_end; /* the file's end block (.evtrace), its end of stream (.nettrace) */
+
+    evgen_read_problem *problems;
+    size_t n_problems, cap_problems;
+    evgen_read_status status;
+    uint64_t truncated_at;
+    uint64_t total_events;
+    int oom; /* memory ran out during the scan: the open fails */
+
+    evgen_order order; /* of the iteration */
+    rd_handler *handlers;
+    size_t n_handlers, cap_handlers;
+};
+
+/* Grows an array of `elem`-byte items to hold `need`; 0, or -1 if out of memory. */
+int evgen_rd_grow(void **items, size_t *cap, size_t need, size_t elem);
+
+/* A malloc'd formatted message (NULL if out of memory), for errors returned to the caller. */
+char *evgen_rd_format(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Records a problem (offset, printf-style message). Problems may be recorded out of file order
+ * (a check that needs the whole file, a block read before the header that says it was cut):
+ * evgen_rd_sort_problems puts them in order once the scan is done. */
+void evgen_rd_problem(evgen_reader *rd, uint64_t offset, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+/* Sorts the problems by offset, keeping the recording order of those at one offset (what
+ * evgen_reader_problems promises). Sets rd->oom if memory runs out. */
+void evgen_rd_sort_problems(evgen_reader *rd);
+
+/* The index of thread `tid` in rd->threads, or RD_NONE. */
+size_t evgen_rd_thread_find(const evgen_reader *rd, uint64_t tid);
+/* The same, adding the thread if it is new; RD_NONE if out of memory. */
+size_t evgen_rd_thread_index(evgen_reader *rd, uint64_t tid);
+
+/* A metadata payload (docs/format.md) decoded into the reader's arena, not registered yet. */
+typedef struct rd_metadata {
+    evgen_trace_manifest *manifest;
+    rd_event **events;
+    uint32_t n_events;
+    uint64_t first_type; /* the number the trace gives the first event's first version */
+    uint64_t n_types;    /* the versions of all its events, numbered on from first_type */
+} rd_metadata;
+
+/* metadata.c: decodes a metadata payload, every descriptor checked and each version lowered.
+ * `bound`: the manifest is given at open to bind another format's events to, laid out again for
+ * the trace's pointers. Returns 0, -1 with `why` describing the first problem, or -2 if memory
+ * ran out. */
+int evgen_rd_metadata_decode(evgen_reader *rd, const uint8_t *p, const uint8_t *end, int bound, rd_metadata *out,
+                             char *why, size_t why_size);
+/* Registers a decoded manifest and its events: 0, or -1 if memory ran out. */
+int evgen_rd_metadata_add(evgen_reader *rd, const rd_metadata *md);
+/* Lowers a version the reader built itself rather than decoded (a .nettrace event's fields):
+ * 0, or -1 if memory ran out. */
+int evgen_rd_lower(evgen_reader *rd, const evgen_trace_manifest *m, evgen_trace_version *v, rd_version *rv);
+/* Registers an event the reader built itself, with its lowered versions: 0, or -1. */
+int evgen_rd_add_event(evgen_reader *rd, rd_event *e);
+/* The size of one element of `kind` with this trace's pointers (0 for strings, structs). */
+uint32_t evgen_rd_kind_size(const evgen_reader *rd, unsigned kind);
+
+/* field.c: the end offsets of the first `n` variable fields of a payload of `version`. */
+void evgen_rd_variable_ends(const rd_version *version, const uint8_t *payload, uint32_t size, uint32_t *ends,
+                            uint32_t n);
+/* Fills `event` from a decoded record. */
+void evgen_rd_fill_event(const evgen_reader *rd, const rd_record *r, uint64_t thread_id, evgen_event *event);
+uint64_t evgen_rd_timestamp_ns(const evgen_reader *rd, uint64_t ticks);
+
+/* The lowered version of an event the reader filled. */
+static inline const rd_version *evgen_rd_version_of(const evgen_event *event)
+{
+    const rd_event *e = (const rd_event *)(const void *)event->info; /* pub is the first member */
+    return &e->versions[event->layout - event->info->versions];
+}
+
+#endif /* EVGEN_READER_CORE_H */
