@@ -40,12 +40,9 @@ void evgen_rd_variable_ends(const rd_version *v, const uint8_t *payload, uint32_
                 uint64_t cs = (uint64_t)base + cp->delta;
                 if (base == UINT32_MAX || cs > size || cp->size > size - cs)
                     break;
-                uint64_t count = rd_load(payload + cs, (unsigned)cp->size);
-                if (cp->count_kind >= RD_I8 && cp->count_kind <= RD_I64 && cp->size < 8 &&
-                    (count >> (8 * cp->size - 1)) != 0)
+                uint64_t count = evgen_wire_load(payload + cs, (unsigned)cp->size);
+                if (evgen_wire_kind_is_signed(cp->count_kind) && (count >> (8 * cp->size - 1)) != 0)
                     break; /* negative */
-                if (cp->count_kind == RD_I64 && (count >> 63) != 0)
-                    break;
                 if (count <= avail / pl->elem)
                     end = (uint32_t)(start + count * pl->elem);
                 break;
@@ -170,7 +167,7 @@ uint64_t evgen_event_stack_ip(const evgen_event *event, uint32_t i)
 {
     if (!event || !event->stack || i >= event->stack_depth)
         return 0;
-    return rd_load(event->stack + (size_t)i * event->pointer_size, event->pointer_size);
+    return evgen_wire_load(event->stack + (size_t)i * event->pointer_size, event->pointer_size);
 }
 
 size_t evgen_utf16_to_utf8(evgen_utf16_view text, char *out, size_t capacity)
@@ -178,9 +175,9 @@ size_t evgen_utf16_to_utf8(evgen_utf16_view text, char *out, size_t capacity)
     size_t len = 0, written = 0;
     int full = 0;
     for (uint32_t i = 0; i < text.units; i++) {
-        uint32_t u = rd_le16(text.data + 2 * (size_t)i), cp = u;
+        uint32_t u = evgen_wire_le16(text.data + 2 * (size_t)i), cp = u;
         if (u >= 0xD800 && u <= 0xDBFF && i + 1 < text.units) {
-            uint32_t lo = rd_le16(text.data + 2 * (size_t)i + 2);
+            uint32_t lo = evgen_wire_le16(text.data + 2 * (size_t)i + 2);
             if (lo >= 0xDC00 && lo <= 0xDFFF) {
                 cp = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
                 i++;

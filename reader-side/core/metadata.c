@@ -1,12 +1,13 @@
 /* metadata.c — decodes a metadata block (docs/format.md) into the evgen_trace_* tables, checks
  * every descriptor against the rules of the format, and lowers each version into its field plan
  * (where each field starts, how its size is found) once, for every event read later. */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core.h"
+#include "evgen/wire_layout.h"
+#include "evgen/wire_metadata.h"
 
 /* ---- the arena ---------------------------------------------------------------------------- */
 
@@ -69,200 +70,100 @@ int evgen_rd_grow(void **items, size_t *cap, size_t need, size_t elem)
 
 /* ---- decoding ----------------------------------------------------------------------------- */
 
+/* The element codec and the format's rules are libevgen-wire's (evgen/wire_metadata.h); this file
+ * builds the reader's tables from what it decodes, and lowers each version by the wire's layout
+ * rule (evgen/wire_layout.h) with this trace's pointer size. */
+
 uint32_t evgen_rd_kind_size(const evgen_reader *rd, unsigned kind)
 {
-    static const uint8_t sizes[] = {0, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 1, 4, 16};
-    if (kind >= RD_U8 && kind <= RD_GUID)
-        return sizes[kind];
-    if (kind == RD_PTR)
-        return rd->header.pointer_size;
-    return 0;
-}
-
-static int is_integer(unsigned kind)
-{
-    return kind >= RD_U8 && kind <= RD_I64;
+    return evgen_wire_kind_size(kind, rd->header.pointer_size);
 }
 
 typedef struct mcur {
-    const uint8_t *p, *end, *start;
+    evgen_wire_meta_decoder d;
     evgen_reader *rd;
     int bound; /* a manifest given to bind another format's events: not the file's */
-    char *why;
-    size_t why_size;
-    int failed; /* 1: bad encoding or descriptor, 2: out of memory */
 } mcur;
 
-static void bad(mcur *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bad(mcur *c, const char *fmt, ...)
+static void *arena_alloc(void *ctx, size_t size)
 {
-    if (c->failed)
-        return;
-    c->failed = 1;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(c->why, c->why_size, fmt, ap);
-    va_end(ap);
+    return evgen_rd_arena_alloc(ctx, size);
 }
 
 static void *alloc(mcur *c, size_t n, size_t elem)
 {
-    if (c->failed)
+    if (c->d.failed)
         return NULL;
     void *p = n && elem > SIZE_MAX / n ? NULL : evgen_rd_arena_alloc(&c->rd->arena, n * elem);
     if (!p) {
-        snprintf(c->why, c->why_size, "out of memory");
-        c->failed = 2;
+        if (c->d.why_size)
+            snprintf(c->d.why, c->d.why_size, "out of memory");
+        c->d.failed = 2;
     }
     return p;
 }
 
-static uint64_t get_varint(mcur *c)
-{
-    uint64_t v = 0;
-    if (!c->failed && rd_varint(&c->p, c->end, &v) != 0)
-        bad(c, "bad varint at payload byte %zu", (size_t)(c->p - c->start));
-    return v;
-}
-
-/* A count of items that each take at least one byte of what is left. */
-static uint32_t get_count(mcur *c, const char *what)
-{
-    uint64_t n = get_varint(c);
-    if (!c->failed && n > (uint64_t)(c->end - c->p)) {
-        bad(c, "%s count %llu exceeds the block", what, (unsigned long long)n);
-        return 0;
-    }
-    return (uint32_t)n;
-}
-
-static const char *get_string(mcur *c)
-{
-    uint64_t n = get_varint(c);
-    if (c->failed)
-        return "";
-    if (n > (uint64_t)(c->end - c->p)) {
-        bad(c, "string of %llu bytes runs past the block", (unsigned long long)n);
-        return "";
-    }
-    char *s = alloc(c, (size_t)n + 1, 1);
-    if (!s)
-        return "";
-    memcpy(s, c->p, (size_t)n);
-    c->p += n;
-    return s;
-}
-
-/* enum+1 / struct+1 / count+1 references: -1 for none, else the index, checked against `n`. */
-static int32_t get_ref(mcur *c, uint32_t n, const char *what)
-{
-    uint64_t v = get_varint(c);
-    if (!c->failed && v > n)
-        bad(c, "%s reference %llu out of range (%u defined)", what, (unsigned long long)v, n);
-    return c->failed ? -1 : (int32_t)v - 1;
-}
-
 static void decode_enums(mcur *c, evgen_trace_manifest *m)
 {
-    m->n_enums = get_count(c, "enum");
+    m->n_enums = evgen_wire_meta_get_count(&c->d, "enum");
     evgen_trace_enum *enums = alloc(c, m->n_enums, sizeof *enums);
-    for (uint32_t i = 0; i < m->n_enums && !c->failed; i++) {
+    for (uint32_t i = 0; i < m->n_enums && !c->d.failed; i++) {
         evgen_trace_enum *e = &enums[i];
-        e->name = get_string(c);
-        e->n_consts = get_count(c, "enum constant");
+        evgen_wire_meta_get_enum_head(&c->d, &e->name, &e->n_consts);
         evgen_trace_enum_const *k = alloc(c, e->n_consts, sizeof *k);
-        for (uint32_t j = 0; j < e->n_consts && !c->failed; j++) {
-            k[j].name = get_string(c);
-            k[j].value = rd_unzigzag(get_varint(c));
-        }
+        for (uint32_t j = 0; j < e->n_consts && !c->d.failed; j++)
+            evgen_wire_meta_get_enum_const(&c->d, &k[j].name, &k[j].value);
         e->consts = k;
     }
     m->enums = enums;
 }
 
 /* A manifest bound to a .nettrace trace with 4-byte pointers: the generator laid its structs out
- * for 8-byte ones, so a struct with a pointer member is laid out again for the trace, each member
- * at its natural alignment (MSVC's rule, the compiler of the Windows x86 runtime). */
-static void relayout_for_trace_pointers(const mcur *c, evgen_trace_struct *s, evgen_trace_member *mb)
+ * for 8-byte ones, so a struct with a pointer member is laid out again for the trace by the wire's
+ * natural layout (MSVC's rule too, the compiler of the Windows x86 runtime). */
+static void relayout_for_trace_pointers(mcur *c, evgen_trace_struct *s, evgen_trace_member *mb)
 {
     const evgen_reader *rd = c->rd;
     int has_pointer = 0;
     for (uint32_t j = 0; j < s->n_members; j++)
-        has_pointer |= mb[j].kind == RD_PTR;
+        has_pointer |= evgen_wire_kind_class(mb[j].kind) == EVGEN_WIRE_CLASS_POINTER;
     if (!c->bound || rd->header.pointer_size == 8 || !has_pointer)
         return;
-    uint32_t offset = 0, max_align = 1;
-    for (uint32_t j = 0; j < s->n_members; j++) {
-        uint32_t size = evgen_rd_kind_size(rd, mb[j].kind), align = mb[j].kind == RD_GUID ? 4 : size;
-        offset = (offset + align - 1) / align * align;
-        mb[j].offset = offset;
-        offset += size;
-        if (align > max_align)
-            max_align = align;
-    }
-    s->stride = (offset + max_align - 1) / max_align * max_align;
+    uint32_t *kinds = alloc(c, s->n_members, 2 * sizeof *kinds), *offsets = kinds + s->n_members;
+    if (!kinds)
+        return;
+    for (uint32_t j = 0; j < s->n_members; j++)
+        kinds[j] = mb[j].kind;
+    s->stride = evgen_wire_struct_layout(kinds, s->n_members, rd->header.pointer_size, offsets);
+    for (uint32_t j = 0; j < s->n_members; j++)
+        mb[j].offset = offsets[j];
 }
 
 static void decode_structs(mcur *c, evgen_trace_manifest *m)
 {
-    m->n_structs = get_count(c, "struct");
+    m->n_structs = evgen_wire_meta_get_count(&c->d, "struct");
     evgen_trace_struct *structs = alloc(c, m->n_structs, sizeof *structs);
-    for (uint32_t i = 0; i < m->n_structs && !c->failed; i++) {
+    for (uint32_t i = 0; i < m->n_structs && !c->d.failed; i++) {
         evgen_trace_struct *s = &structs[i];
-        s->name = get_string(c);
-        uint64_t stride = get_varint(c);
-        if (!c->failed && (stride == 0 || stride > UINT32_MAX))
-            bad(c, "struct %s: stride %llu", s->name, (unsigned long long)stride);
-        s->stride = (uint32_t)stride;
-        s->n_members = get_count(c, "member");
+        evgen_wire_meta_get_struct_head(&c->d, &s->name, &s->stride, &s->n_members);
         evgen_trace_member *mb = alloc(c, s->n_members, sizeof *mb);
-        for (uint32_t j = 0; j < s->n_members && !c->failed; j++) {
-            mb[j].name = get_string(c);
-            uint64_t kind = get_varint(c), offset = get_varint(c);
-            mb[j].enum_index = get_ref(c, m->n_enums, "enum");
-            uint32_t size = kind <= RD_KIND_MAX ? evgen_rd_kind_size(c->rd, (unsigned)kind) : 0;
-            if (!c->failed && (size == 0 || offset > s->stride || s->stride - offset < size))
-                bad(c, "struct %s member %s: kind %llu at offset %llu does not fit a %u-byte element", s->name,
-                    mb[j].name, (unsigned long long)kind, (unsigned long long)offset, s->stride);
-            mb[j].kind = (uint8_t)kind;
-            mb[j].offset = (uint32_t)offset;
+        for (uint32_t j = 0; j < s->n_members && !c->d.failed; j++) {
+            evgen_wire_member w;
+            evgen_wire_meta_get_member(&c->d, m->n_enums, &w);
+            uint32_t size = evgen_rd_kind_size(c->rd, w.kind);
+            if (!c->d.failed && (size == 0 || w.offset > s->stride || s->stride - w.offset < size))
+                evgen_wire_meta_fail(&c->d, "struct %s member %s: kind %u at offset %u does not fit a %u-byte element",
+                                     s->name, w.name, w.kind, w.offset, s->stride);
+            mb[j].name = w.name;
+            mb[j].kind = (uint8_t)w.kind;
+            mb[j].offset = w.offset;
+            mb[j].enum_index = w.enum_index;
         }
-        if (!c->failed)
+        if (!c->d.failed)
             relayout_for_trace_pointers(c, s, mb);
         s->members = mb;
     }
     m->structs = structs;
-}
-
-static void decode_field(mcur *c, const evgen_trace_manifest *m, evgen_trace_field *fields, uint32_t f,
-                         const char *event)
-{
-    evgen_trace_field *fd = &fields[f];
-    fd->name = get_string(c);
-    uint64_t kind = get_varint(c), flags = get_varint(c);
-    fd->enum_index = get_ref(c, m->n_enums, "enum");
-    fd->struct_index = get_ref(c, m->n_structs, "struct");
-    fd->count_field = get_ref(c, f, "count field");
-    if (c->failed)
-        return;
-    fd->kind = (uint8_t)kind;
-    fd->is_array = (uint8_t)(flags & 1);
-    const char *problem = NULL;
-    if (kind < RD_U8 || kind > RD_KIND_MAX)
-        problem = "unknown kind";
-    else if ((kind == RD_STRUCT) != (fd->struct_index >= 0))
-        problem = "a struct kind needs a struct and only it has one";
-    else if (kind == RD_STRUCT && !fd->is_array)
-        problem = "a struct is only allowed as an array element";
-    else if (fd->is_array && (kind == RD_UTF8Z || kind == RD_UTF16Z))
-        problem = "an array of strings";
-    else if (fd->is_array != (fd->count_field >= 0))
-        problem = "an array needs a count field and only it has one";
-    else if (fd->is_array &&
-             (!is_integer(fields[fd->count_field].kind) || fields[fd->count_field].is_array))
-        problem = "the count field is not an integer";
-    if (problem)
-        bad(c, "event %s field %s: %s", event, fd->name, problem);
 }
 
 /* Lowers a version: each field's start rule and size; the fixed size; the variable fields. */
@@ -270,80 +171,85 @@ static void lower(mcur *c, const evgen_trace_manifest *m, evgen_trace_version *v
 {
     rv->plan = alloc(c, v->n_fields, sizeof *rv->plan);
     uint32_t n_var = 0;
-    for (uint32_t f = 0; f < v->n_fields && !c->failed; f++)
-        n_var += v->fields[f].is_array || v->fields[f].kind == RD_UTF8Z || v->fields[f].kind == RD_UTF16Z;
+    for (uint32_t f = 0; f < v->n_fields && !c->d.failed; f++)
+        n_var += v->fields[f].is_array || evgen_wire_kind_is_string(v->fields[f].kind);
     rv->var_fields = alloc(c, n_var, sizeof *rv->var_fields);
-    if (c->failed)
+    if (c->d.failed)
         return;
-    uint64_t delta = 0;
-    uint32_t after = 0;
+    evgen_wire_layout layout;
+    evgen_wire_layout_init(&layout, c->rd->header.pointer_size);
     for (uint32_t f = 0; f < v->n_fields; f++) {
         const evgen_trace_field *fd = &v->fields[f];
         rd_field *pl = &rv->plan[f];
-        pl->after = after;
-        pl->delta = delta;
-        if (fd->is_array || fd->kind == RD_UTF8Z || fd->kind == RD_UTF16Z) {
+        evgen_wire_slot s = evgen_wire_layout_add(&layout, fd->kind, fd->is_array);
+        pl->after = s.var_before;
+        pl->delta = s.delta;
+        if (s.size == 0) {
             if (fd->is_array) {
                 pl->step = RD_STEP_ARRAY;
-                pl->elem = fd->kind == RD_STRUCT ? m->structs[fd->struct_index].stride
-                                                 : evgen_rd_kind_size(c->rd, fd->kind);
+                pl->elem = fd->kind == EVGEN_WIRE_STRUCT ? m->structs[fd->struct_index].stride
+                                                         : evgen_rd_kind_size(c->rd, fd->kind);
                 pl->count_field = (uint32_t)fd->count_field;
                 pl->count_kind = v->fields[fd->count_field].kind;
             } else {
-                pl->step = fd->kind == RD_UTF8Z ? RD_STEP_UTF8Z : RD_STEP_UTF16Z;
+                pl->step = fd->kind == EVGEN_WIRE_UTF8Z ? RD_STEP_UTF8Z : RD_STEP_UTF16Z;
             }
-            pl->var = after;
-            rv->var_fields[after++] = f;
-            delta = 0;
+            pl->var = s.var;
+            rv->var_fields[s.var] = f;
         } else {
             pl->step = RD_STEP_FIXED;
-            pl->size = evgen_rd_kind_size(c->rd, fd->kind);
-            delta += pl->size;
+            pl->size = s.size;
         }
     }
-    v->n_variable = after;
-    v->fixed_size = after ? -1 : (int64_t)delta;
-    if (!after && delta > UINT32_MAX)
-        bad(c, "a fixed payload of %llu bytes", (unsigned long long)delta);
+    int64_t fixed = evgen_wire_layout_fixed_size(&layout);
+    v->n_variable = layout.n_variable;
+    v->fixed_size = fixed;
+    if (fixed > (int64_t)UINT32_MAX)
+        evgen_wire_meta_fail(&c->d, "a fixed payload of %llu bytes", (unsigned long long)fixed);
 }
 
 static void decode_events(mcur *c, evgen_trace_manifest *m, const char *const *providers, uint32_t n_providers,
                           rd_event ***out, uint32_t *n_out, uint64_t *n_types)
 {
-    uint32_t n = get_count(c, "event");
+    uint32_t n = evgen_wire_meta_get_count(&c->d, "event");
     rd_event **events = alloc(c, n, sizeof *events);
     *n_types = 0;
-    for (uint32_t i = 0; i < n && !c->failed; i++) {
+    for (uint32_t i = 0; i < n && !c->d.failed; i++) {
         rd_event *e = events[i] = alloc(c, 1, sizeof *e);
         if (!e)
             break;
         evgen_trace_event_info *info = &e->pub;
-        info->name = get_string(c);
-        uint64_t provider = get_varint(c), id = get_varint(c), level = get_varint(c);
-        info->keywords = get_varint(c);
-        if (!c->failed && (provider >= n_providers || id > UINT32_MAX || level > 255))
-            bad(c, "event %s: provider %llu, id %llu or level %llu out of range", info->name,
-                (unsigned long long)provider, (unsigned long long)id, (unsigned long long)level);
-        if (c->failed)
+        evgen_wire_event_head head;
+        evgen_wire_meta_get_event_head(&c->d, n_providers, &head);
+        if (c->d.failed)
             break;
-        info->provider = providers[provider];
-        info->id = (uint32_t)id;
-        info->level = (uint8_t)level;
+        info->name = head.name;
+        info->provider = providers[head.provider];
+        info->id = head.id;
+        info->level = head.level;
+        info->keywords = head.keywords;
         info->manifest = m;
-        info->n_versions = get_count(c, "version");
+        info->n_versions = head.n_versions;
         evgen_trace_version *versions = alloc(c, info->n_versions, sizeof *versions);
         e->versions = alloc(c, info->n_versions, sizeof *e->versions);
-        for (uint32_t k = 0; k < info->n_versions && !c->failed; k++) {
+        for (uint32_t k = 0; k < info->n_versions && !c->d.failed; k++) {
             evgen_trace_version *v = &versions[k];
-            uint64_t version = get_varint(c), flags = get_varint(c);
-            if (!c->failed && (version > UINT32_MAX || (k && version <= versions[k - 1].version)))
-                bad(c, "event %s: version %llu out of order", info->name, (unsigned long long)version);
-            v->version = (uint32_t)version;
-            v->legacy = (uint32_t)(flags & 1);
-            v->n_fields = get_count(c, "field");
+            evgen_wire_version_head vh;
+            evgen_wire_meta_get_version_head(&c->d, info->name, k ? (int64_t)versions[k - 1].version : -1, &vh);
+            v->version = vh.version;
+            v->legacy = vh.flags & EVGEN_WIRE_VERSION_LEGACY;
+            v->n_fields = vh.n_fields;
             evgen_trace_field *fields = alloc(c, v->n_fields, sizeof *fields);
-            for (uint32_t f = 0; f < v->n_fields && !c->failed; f++)
-                decode_field(c, m, fields, f, info->name);
+            evgen_wire_field *wire = alloc(c, v->n_fields, sizeof *wire);
+            for (uint32_t f = 0; f < v->n_fields && !c->d.failed; f++) {
+                evgen_wire_meta_get_field(&c->d, m->n_enums, m->n_structs, wire, f, info->name, &wire[f]);
+                fields[f].name = wire[f].name;
+                fields[f].kind = (uint8_t)wire[f].kind;
+                fields[f].is_array = (uint8_t)(wire[f].flags & EVGEN_WIRE_FIELD_IS_ARRAY);
+                fields[f].enum_index = wire[f].enum_index;
+                fields[f].struct_index = wire[f].struct_index;
+                fields[f].count_field = wire[f].count_field;
+            }
             v->fields = fields;
             e->versions[k].pub = v;
             e->versions[k].info = info;
@@ -359,27 +265,31 @@ static void decode_events(mcur *c, evgen_trace_manifest *m, const char *const *p
 int evgen_rd_metadata_decode(evgen_reader *rd, const uint8_t *p, const uint8_t *end, int bound, rd_metadata *out,
                              char *why, size_t why_size)
 {
-    mcur c = {p, end, p, rd, bound, why, why_size, 0};
+    mcur c;
+    evgen_wire_meta_decoder_init(&c.d, p, (size_t)(end - p), arena_alloc, &rd->arena, why, why_size);
+    c.rd = rd;
+    c.bound = bound;
     memset(out, 0, sizeof *out);
-    uint64_t first_type = get_varint(&c);
+    uint64_t first_type;
+    const char *name;
+    evgen_wire_meta_get_head(&c.d, &first_type, &name);
     evgen_trace_manifest *m = alloc(&c, 1, sizeof *m);
     if (!m)
-        return c.failed == 2 ? -2 : -1;
-    m->name = get_string(&c);
-    uint32_t n_providers = get_count(&c, "provider");
+        return c.d.failed == 2 ? -2 : -1;
+    m->name = name;
+    uint32_t n_providers = evgen_wire_meta_get_count(&c.d, "provider");
     const char **providers = alloc(&c, n_providers, sizeof *providers);
-    for (uint32_t i = 0; i < n_providers && !c.failed; i++)
-        providers[i] = get_string(&c);
+    for (uint32_t i = 0; i < n_providers && !c.d.failed; i++)
+        providers[i] = evgen_wire_meta_get_provider(&c.d);
     decode_enums(&c, m);
     decode_structs(&c, m);
     rd_event **events = NULL;
     uint32_t n_events = 0;
     uint64_t n_types = 0;
     decode_events(&c, m, providers, n_providers, &events, &n_events, &n_types);
-    if (!c.failed && c.p != c.end)
-        bad(&c, "%zu bytes after the last event", (size_t)(c.end - c.p));
-    if (c.failed)
-        return c.failed == 2 ? -2 : -1;
+    evgen_wire_meta_get_end(&c.d);
+    if (c.d.failed)
+        return c.d.failed == 2 ? -2 : -1;
     *out = (rd_metadata){m, events, n_events, first_type, n_types};
     return 0;
 }
@@ -398,9 +308,12 @@ int evgen_rd_metadata_add(evgen_reader *rd, const rd_metadata *md)
 int evgen_rd_lower(evgen_reader *rd, const evgen_trace_manifest *m, evgen_trace_version *v, rd_version *rv)
 {
     char why[64];
-    mcur c = {NULL, NULL, NULL, rd, 0, why, sizeof why, 0};
+    mcur c;
+    evgen_wire_meta_decoder_init(&c.d, NULL, 0, arena_alloc, &rd->arena, why, sizeof why);
+    c.rd = rd;
+    c.bound = 0;
     lower(&c, m, v, rv);
-    return c.failed ? -1 : 0;
+    return c.d.failed ? -1 : 0;
 }
 
 int evgen_rd_add_event(evgen_reader *rd, rd_event *e)

@@ -3,56 +3,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evgen/crc32c.h"
 #include "evtrace.h"
 
 /* The file header: 0, or -1 with `*why` set. */
 static int read_header(evgen_reader *rd, uint32_t *header_size, char **why)
 {
-    static const uint8_t magic[8] = {'E', 'V', 'T', 'R', 'A', 'C', 'E', 0};
     const uint8_t *h = rd->data;
     size_t n = rd->size;
     if (n == 0) {
         *why = evgen_rd_format("not an evgen trace: the file is empty");
         return -1;
     }
-    if (memcmp(h, magic, n < 8 ? n : 8) != 0) {
+    if (memcmp(h, EVGEN_WIRE_FILE_MAGIC, n < EVGEN_WIRE_FILE_MAGIC_SIZE ? n : EVGEN_WIRE_FILE_MAGIC_SIZE) != 0) {
         *why = evgen_rd_format("not an evgen trace: bad magic at offset 0 (neither .evtrace nor .nettrace)");
         return -1;
     }
-    if (n < EVGEN_RD_FILE_HEADER_SIZE) {
+    if (n < EVGEN_WIRE_FILE_HEADER_SIZE) {
         *why = evgen_rd_format("truncated trace: the file ends at offset %zu, inside the %u-byte file header", n,
-                               EVGEN_RD_FILE_HEADER_SIZE);
+                               EVGEN_WIRE_FILE_HEADER_SIZE);
         return -1;
     }
-    uint16_t version = rd_le16(h + 8);
-    if (version != EVGEN_RD_FORMAT_VERSION) {
-        *why = evgen_rd_format("unsupported format version %u at offset 8 (this reader reads version %u)", version,
-                               EVGEN_RD_FORMAT_VERSION);
+    evgen_wire_file_header fh;
+    evgen_wire_get_file_header(h, &fh);
+    if (fh.format_version != EVGEN_WIRE_FORMAT_VERSION) {
+        *why = evgen_rd_format("unsupported format version %u at offset %u (this reader reads version %u)",
+                               fh.format_version, EVGEN_WIRE_FH_VERSION, EVGEN_WIRE_FORMAT_VERSION);
         return -1;
     }
-    uint32_t stored = rd_le32(h + 44), crc = evgen_crc32c(0, h, 44);
-    if (stored != crc) {
-        *why = evgen_rd_format("bad header crc at offset 44 (stored 0x%08x, computed 0x%08x)", stored, crc);
+    uint32_t crc = evgen_wire_file_header_crc(h);
+    if (fh.crc != crc) {
+        *why = evgen_rd_format("bad header crc at offset %u (stored 0x%08x, computed 0x%08x)", EVGEN_WIRE_FH_CRC, fh.crc,
+                               crc);
         return -1;
     }
-    *header_size = rd_le16(h + 10);
-    rd->header.format_version = version;
-    rd->header.pointer_size = h[12];
-    rd->header.clock_kind = h[13];
-    rd->header.clock_frequency = rd_le64(h + 16);
-    rd->header.start_ticks = rd_le64(h + 24);
-    rd->header.start_unix_ns = rd_le64(h + 32);
-    rd->header.process_id = rd_le32(h + 40);
+    *header_size = fh.header_size;
+    rd->header.format_version = fh.format_version;
+    rd->header.pointer_size = fh.pointer_size;
+    rd->header.clock_kind = fh.clock_kind;
+    rd->header.clock_frequency = fh.clock_frequency;
+    rd->header.start_ticks = fh.start_ticks;
+    rd->header.start_unix_ns = fh.start_unix_ns;
+    rd->header.process_id = fh.process_id;
     rd->header.container = EVGEN_CONTAINER_EVTRACE;
-    if (*header_size < EVGEN_RD_FILE_HEADER_SIZE || *header_size > n)
-        *why = evgen_rd_format("bad header size %u at offset 10", *header_size);
-    else if (rd->header.pointer_size != 4 && rd->header.pointer_size != 8)
-        *why = evgen_rd_format("bad pointer size %u at offset 12", rd->header.pointer_size);
-    else if (rd->header.clock_kind != 1 && rd->header.clock_kind != 2)
-        *why = evgen_rd_format("unknown clock kind %u at offset 13", rd->header.clock_kind);
-    else if (rd->header.clock_frequency == 0)
-        *why = evgen_rd_format("clock frequency 0 at offset 16");
+    if (*header_size < EVGEN_WIRE_FILE_HEADER_SIZE || *header_size > n)
+        *why = evgen_rd_format("bad header size %u at offset %u", *header_size, EVGEN_WIRE_FH_HEADER_SIZE);
+    else if (fh.pointer_size != 4 && fh.pointer_size != 8)
+        *why = evgen_rd_format("bad pointer size %u at offset %u", fh.pointer_size, EVGEN_WIRE_FH_POINTER_SIZE);
+    else if (fh.clock_kind != EVGEN_WIRE_CLOCK_MONOTONIC && fh.clock_kind != EVGEN_WIRE_CLOCK_TSC)
+        *why = evgen_rd_format("unknown clock kind %u at offset %u", fh.clock_kind, EVGEN_WIRE_FH_CLOCK_KIND);
+    else if (fh.clock_frequency == 0)
+        *why = evgen_rd_format("clock frequency 0 at offset %u", EVGEN_WIRE_FH_CLOCK_FREQUENCY);
     else
         return 0;
     return -1;

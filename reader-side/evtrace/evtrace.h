@@ -7,8 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "container.h"
 #include "core.h"
+#include "evgen/wire_format.h"
 #include "format.h"
 
 /* A trace type number's meaning; `version` NULL: not defined (yet). */

@@ -10,20 +10,21 @@
 static int decode(const evgen_reader *rd, const rd_evtrace *et, rd_cursor *c, rd_record *out)
 {
     const uint8_t *p = c->p;
-    uint64_t type, zigzag, size;
-    if (rd_varint(&p, c->end, &type) != 0 || rd_varint(&p, c->end, &zigzag) != 0)
+    uint64_t type, size;
+    int64_t delta;
+    if (evgen_wire_get_record_head(&p, c->end, &type, &delta) != 0)
         return -1;
     const rd_type *t = evgen_rd_type(et, type);
     if (!t)
         return -1;
     if (!t->variable)
         size = t->fixed_size;
-    else if (rd_varint(&p, c->end, &size) != 0)
+    else if (evgen_wire_get_varint(&p, c->end, &size) != 0)
         return -1;
     if (size > (uint64_t)(c->end - p))
         return -1;
     out->offset = (uint64_t)(c->p - rd->data);
-    c->ticks += (uint64_t)rd_unzigzag(zigzag);
+    c->ticks += (uint64_t)delta;
     out->version = t->version;
     out->payload = p;
     out->size = (uint32_t)size;

@@ -7,10 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "evgen/crc32c.h"
 #include "evtrace.h"
-
-static const uint8_t block_magic[4] = {'E', 'V', 'B', 'K'};
 
 /* ---- frames ------------------------------------------------------------------------------- */
 
@@ -27,6 +24,7 @@ typedef struct frame {
     uint64_t offset;
     uint32_t header_size, payload_size;
     uint32_t stored_crc, crc;
+    evgen_wire_block_header bh; /* decoded when the header is whole */
 } frame;
 
 static frame_kind check_frame(const evgen_reader *rd, uint64_t off, frame *f)
@@ -34,39 +32,35 @@ static frame_kind check_frame(const evgen_reader *rd, uint64_t off, frame *f)
     const uint8_t *h = rd->data + off;
     uint64_t avail = rd->size - off;
     f->offset = off;
-    if (avail < EVGEN_RD_BLOCK_HEADER_SIZE)
-        return memcmp(h, block_magic, avail < 4 ? (size_t)avail : 4) == 0 ? FRAME_SHORT : FRAME_MAGIC;
-    if (memcmp(h, block_magic, 4) != 0)
+    if (avail < EVGEN_WIRE_BLOCK_HEADER_SIZE)
+        return memcmp(h, EVGEN_WIRE_BLOCK_MAGIC, avail < EVGEN_WIRE_BLOCK_MAGIC_SIZE ? (size_t)avail
+                                                                                     : EVGEN_WIRE_BLOCK_MAGIC_SIZE) == 0
+                   ? FRAME_SHORT
+                   : FRAME_MAGIC;
+    if (memcmp(h, EVGEN_WIRE_BLOCK_MAGIC, EVGEN_WIRE_BLOCK_MAGIC_SIZE) != 0)
         return FRAME_MAGIC;
-    f->header_size = rd_le16(h + 6);
-    f->payload_size = rd_le32(h + 8);
-    if (f->header_size < EVGEN_RD_BLOCK_HEADER_SIZE)
+    evgen_wire_get_block_header(h, &f->bh);
+    f->header_size = f->bh.header_size;
+    f->payload_size = f->bh.payload_size;
+    if (f->header_size < EVGEN_WIRE_BLOCK_HEADER_SIZE)
         return FRAME_HSIZE;
     if ((uint64_t)f->header_size + f->payload_size > avail)
         return FRAME_PAST_END;
-    f->stored_crc = rd_le32(h + 12);
-    f->crc = evgen_crc32c(evgen_crc32c(0, h + 16, EVGEN_RD_BLOCK_HEADER_SIZE - 16), h + f->header_size,
-                          f->payload_size);
+    f->stored_crc = f->bh.crc;
+    f->crc = evgen_wire_block_crc(h, h + f->header_size, f->payload_size);
     return f->crc == f->stored_crc ? FRAME_OK : FRAME_CRC;
 }
 
 /* Cheap checks of a resync candidate's header before its crc is computed, so that garbage full of
- * "EVBK" does not cost a checksum of the rest of the file per candidate: what the writer always
- * writes (a known type, no flags, a 48-byte header, an events block's stream below
- * EVGEN_RD_MAX_STREAMS, records that fit; the other blocks' thread fields zero). */
+ * "EVBK" does not cost a checksum of the rest of the file per candidate: the header must be as a
+ * writer writes it (evgen_wire_block_header_is_written_form). */
 static int plausible(const evgen_reader *rd, uint64_t at)
 {
-    if (rd->size - at < EVGEN_RD_BLOCK_HEADER_SIZE)
+    if (rd->size - at < EVGEN_WIRE_BLOCK_HEADER_SIZE)
         return 1; /* a torn candidate: nothing more to check */
-    const uint8_t *h = rd->data + at;
-    uint8_t type = h[4];
-    uint32_t payload = rd_le32(h + 8), count = rd_le32(h + 28);
-    if (type < RD_BLOCK_METADATA || type > RD_BLOCK_END || h[5] != 0 || rd_le16(h + 6) != EVGEN_RD_BLOCK_HEADER_SIZE)
-        return 0;
-    if (type == RD_BLOCK_EVENTS)
-        return rd_le32(h + 36) < EVGEN_RD_MAX_STREAMS && count <= payload / 2; /* a record takes at least two bytes */
-    return rd_le64(h + 16) == 0 && rd_le32(h + 24) == 0 && count == 0 && rd_le32(h + 32) == 0 && rd_le32(h + 36) == 0 &&
-           rd_le64(h + 40) == 0;
+    evgen_wire_block_header bh;
+    evgen_wire_get_block_header(rd->data + at, &bh);
+    return evgen_wire_block_header_is_written_form(&bh);
 }
 
 /* The offset of the next block at or after `from` that checks out, or the file size if none;
@@ -79,7 +73,8 @@ static uint64_t resync(const evgen_reader *rd, uint64_t from, uint64_t *torn)
         if (!p)
             break;
         uint64_t at = (uint64_t)(p - rd->data);
-        if (rd->size - at >= 4 && memcmp(p, block_magic, 4) == 0 && plausible(rd, at)) {
+        if (rd->size - at >= EVGEN_WIRE_BLOCK_MAGIC_SIZE &&
+            memcmp(p, EVGEN_WIRE_BLOCK_MAGIC, EVGEN_WIRE_BLOCK_MAGIC_SIZE) == 0 && plausible(rd, at)) {
             frame f;
             frame_kind k = check_frame(rd, at, &f);
             if (k == FRAME_OK)
@@ -101,14 +96,6 @@ static void torn_tail(evgen_reader *rd, uint64_t off, const char *what)
 }
 
 /* ---- block contents ----------------------------------------------------------------------- */
-
-/* A metadata or end block's header: thread_id, sequence, event_count, dropped, stream and
- * base_ticks all 0. */
-static int fields_zero(const uint8_t *h)
-{
-    return rd_le64(h + 16) == 0 && rd_le32(h + 24) == 0 && rd_le32(h + 28) == 0 && rd_le32(h + 32) == 0 &&
-           rd_le32(h + 36) == 0 && rd_le64(h + 40) == 0;
-}
 
 /* The most type numbers a lost metadata block may leave undefined before the next one. */
 #define RD_MAX_TYPE_GAP (1u << 20)
@@ -157,7 +144,7 @@ static int define_types(evgen_reader *rd, rd_evtrace *et, const rd_metadata *md,
 static void metadata_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
 {
     const uint8_t *h = rd->data + f->offset;
-    if (!fields_zero(h)) {
+    if (!evgen_wire_block_header_events_fields_zero(&f->bh)) {
         evgen_rd_problem(rd, f->offset, "metadata block with thread fields set: skipped");
         return;
     }
@@ -180,12 +167,13 @@ static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f,
     const uint8_t *p = h + f->header_size, *start = p, *end = p + f->payload_size;
     for (uint32_t k = 0; k < count; k++) {
         uint64_t at = f->offset + f->header_size + (uint64_t)(p - start);
-        uint64_t type, delta, size;
+        uint64_t type, size;
+        int64_t delta;
         if (p == end) {
             evgen_rd_problem(rd, f->offset, "events block ends after %u of its %u records: skipped", k, count);
             return -1;
         }
-        if (rd_varint(&p, end, &type) != 0 || rd_varint(&p, end, &delta) != 0) {
+        if (evgen_wire_get_record_head(&p, end, &type, &delta) != 0) {
             evgen_rd_problem(rd, f->offset, "events block: record %u at offset %llu: bad varint: skipped", k,
                              (unsigned long long)at);
             return -1;
@@ -200,7 +188,7 @@ static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f,
         }
         if (!t->variable)
             size = t->fixed_size;
-        else if (rd_varint(&p, end, &size) != 0) {
+        else if (evgen_wire_get_varint(&p, end, &size) != 0) {
             evgen_rd_problem(rd, f->offset, "events block: record %u at offset %llu: bad varint: skipped", k,
                              (unsigned long long)at);
             return -1;
@@ -249,12 +237,11 @@ static size_t chain_index(rd_evtrace *et, size_t ti, uint32_t stream)
 
 static void events_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
 {
-    const uint8_t *h = rd->data + f->offset;
-    uint64_t tid = rd_le64(h + 16);
-    uint32_t count = rd_le32(h + 28), dropped = rd_le32(h + 32), stream = rd_le32(h + 36);
-    if (stream >= EVGEN_RD_MAX_STREAMS) {
+    uint64_t tid = f->bh.thread_id;
+    uint32_t count = f->bh.event_count, dropped = f->bh.dropped, stream = f->bh.stream;
+    if (stream >= EVGEN_WIRE_MAX_STREAMS) {
         evgen_rd_problem(rd, f->offset, "events block of thread %llu with stream %u (at most %u): skipped",
-                         (unsigned long long)tid, stream, EVGEN_RD_MAX_STREAMS - 1);
+                         (unsigned long long)tid, stream, EVGEN_WIRE_MAX_STREAMS - 1);
         return;
     }
     if (check_records(rd, et, f, count) != 0)
@@ -268,7 +255,7 @@ static void events_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
     }
     size_t b = et->n_blocks++;
     et->blocks[b] =
-        (rd_block){f->offset + f->header_size, f->payload_size, count, rd_le64(h + 40), ti, ci, RD_NONE};
+        (rd_block){f->offset + f->header_size, f->payload_size, count, f->bh.base_ticks, ti, ci, RD_NONE};
     rd_chain *chain = &et->chains[ci];
     if (chain->last_block == RD_NONE)
         chain->first_block = b;
@@ -280,46 +267,34 @@ static void events_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
     rd->total_events += count;
 }
 
-/* Reads the end block's per-thread totals: pass 0 checks, pass 1 applies. */
-static int end_entries(evgen_reader *rd, const uint8_t *p, const uint8_t *end, int apply)
+/* An end block's thread entry added to its thread's books (an id the OS reused appears twice: one
+ * reader thread, both totals); -2 if memory ran out. */
+static int add_end_entry(void *ctx, const evgen_wire_end_thread *t)
 {
-    uint64_t n, v[4], totals[3];
-    if (rd_varint(&p, end, &n) != 0 || n > (uint64_t)(end - p))
-        return -1;
-    for (uint64_t i = 0; i < n; i++) {
-        for (int k = 0; k < 4; k++)
-            if (rd_varint(&p, end, &v[k]) != 0)
-                return -1;
-        if (apply) {
-            size_t ti = evgen_rd_thread_index(rd, v[0]);
-            if (ti == RD_NONE)
-                return -2;
-            /* An id the OS reused appears twice: one reader thread, both totals. */
-            rd->threads[ti].written_end += v[1];
-            rd->threads[ti].dropped_end += v[2];
-            rd->threads[ti].too_big_end += v[3];
-        }
-    }
-    for (int k = 0; k < 3; k++)
-        if (rd_varint(&p, end, &totals[k]) != 0)
-            return -1;
-    return p == end ? 0 : -1;
+    evgen_reader *rd = ctx;
+    size_t ti = evgen_rd_thread_index(rd, t->thread_id);
+    if (ti == RD_NONE)
+        return -2;
+    rd->threads[ti].written_end += t->written;
+    rd->threads[ti].dropped_end += t->dropped;
+    rd->threads[ti].too_big_end += t->too_big;
+    return 0;
 }
 
 static void end_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
 {
-    const uint8_t *h = rd->data + f->offset, *p = h + f->header_size, *end = p + f->payload_size;
-    if (!fields_zero(h)) {
+    const uint8_t *payload = rd->data + f->offset + f->header_size;
+    if (!evgen_wire_block_header_events_fields_zero(&f->bh)) {
         evgen_rd_problem(rd, f->offset, "end block with thread fields set: skipped");
         return;
     }
-    if (end_entries(rd, p, end, 0) != 0) {
+    if (evgen_wire_get_end(payload, f->payload_size, NULL, NULL, NULL) != 0) {
         evgen_rd_problem(rd, f->offset, "end block: bad totals: skipped");
         return;
     }
     if (rd->has_end)
         return; /* only one is ever written; a copy adds nothing */
-    if (end_entries(rd, p, end, 1) != 0)
+    if (evgen_wire_get_end(payload, f->payload_size, add_end_entry, rd, NULL) != 0)
         rd->oom = 1;
     rd->has_end = 1;
     et->end_offset = f->offset;
@@ -327,15 +302,15 @@ static void end_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
 
 static void block(evgen_reader *rd, rd_evtrace *et, const frame *f)
 {
-    uint8_t type = rd->data[f->offset + 4];
+    uint8_t type = f->bh.type;
     switch (type) {
-    case RD_BLOCK_METADATA:
+    case EVGEN_WIRE_BLOCK_METADATA:
         metadata_block(rd, et, f);
         break;
-    case RD_BLOCK_EVENTS:
+    case EVGEN_WIRE_BLOCK_EVENTS:
         events_block(rd, et, f);
         break;
-    case RD_BLOCK_END:
+    case EVGEN_WIRE_BLOCK_END:
         end_block(rd, et, f);
         break;
     default:

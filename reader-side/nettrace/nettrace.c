@@ -654,7 +654,7 @@ static void read_blocks(scan *s, const uint8_t *p)
             truncated(s, off_of(s, p), "the file ends without the end-of-stream block");
             return;
         }
-        uint32_t x = rd_le32(p);
+        uint32_t x = evgen_wire_le32(p);
         uint32_t size = x & 0xFFFFFFu;
         int kind = (int)(x >> 24);
         const uint8_t *body = p + 4;

@@ -24,7 +24,7 @@ static inline uint64_t rd_nt_take(rd_ncur *c, unsigned n)
         c->bad = 1;
         return 0;
     }
-    uint64_t v = rd_load(c->p, n);
+    uint64_t v = evgen_wire_load(c->p, n);
     c->p += n;
     return v;
 }
@@ -32,7 +32,7 @@ static inline uint64_t rd_nt_take(rd_ncur *c, unsigned n)
 static inline uint64_t rd_nt_take_varint(rd_ncur *c)
 {
     uint64_t v = 0;
-    if (c->bad || rd_varint(&c->p, c->end, &v) != 0)
+    if (c->bad || evgen_wire_get_varint(&c->p, c->end, &v) != 0)
         c->bad = 1;
     return v;
 }

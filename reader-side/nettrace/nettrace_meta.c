@@ -24,22 +24,22 @@ enum { TC_OBJECT = 1, TC_BOOLEAN = 3, TC_CHAR = 4, TC_SBYTE = 5, TC_BYTE = 6, TC
 static uint8_t kind_of(uint32_t code)
 {
     switch (code) {
-    case TC_BOOLEAN: return RD_BOOL32;
-    case TC_CHAR: return RD_U16;
-    case TC_SBYTE: return RD_I8;
-    case TC_BYTE: return RD_U8;
-    case TC_INT16: return RD_I16;
-    case TC_UINT16: return RD_U16;
-    case TC_INT32: return RD_I32;
-    case TC_UINT32: return RD_U32;
-    case TC_INT64: return RD_I64;
-    case TC_UINT64: return RD_U64;
-    case TC_SINGLE: return RD_F32;
-    case TC_DOUBLE: return RD_F64;
-    case TC_DATETIME: return RD_I64; /* a FILETIME */
-    case TC_GUID: return RD_GUID;
-    case TC_UTF8_UNIT: return RD_U8;
-    case TC_RELLOC: case TC_DATALOC: return RD_U32; /* the size and position word itself */
+    case TC_BOOLEAN: return EVGEN_WIRE_BOOL32;
+    case TC_CHAR: return EVGEN_WIRE_U16;
+    case TC_SBYTE: return EVGEN_WIRE_I8;
+    case TC_BYTE: return EVGEN_WIRE_U8;
+    case TC_INT16: return EVGEN_WIRE_I16;
+    case TC_UINT16: return EVGEN_WIRE_U16;
+    case TC_INT32: return EVGEN_WIRE_I32;
+    case TC_UINT32: return EVGEN_WIRE_U32;
+    case TC_INT64: return EVGEN_WIRE_I64;
+    case TC_UINT64: return EVGEN_WIRE_U64;
+    case TC_SINGLE: return EVGEN_WIRE_F32;
+    case TC_DOUBLE: return EVGEN_WIRE_F64;
+    case TC_DATETIME: return EVGEN_WIRE_I64; /* a FILETIME */
+    case TC_GUID: return EVGEN_WIRE_GUID;
+    case TC_UTF8_UNIT: return EVGEN_WIRE_U8;
+    case TC_RELLOC: case TC_DATALOC: return EVGEN_WIRE_U32; /* the size and position word itself */
     default: return 0;
     }
 }
@@ -104,7 +104,7 @@ static void add_typed(fields *f, const char *prefix, const char *name, uint32_t 
         return;
     }
     if (code == TC_STRING) {
-        add_field(f, full, RD_UTF16Z, 0, -1);
+        add_field(f, full, EVGEN_WIRE_UTF16Z, 0, -1);
     } else if (code == TC_ARRAY && kind_of(element)) {
         /* A uint16 count, then the elements: the count as a field of its own, as evgen arrays have. */
         const char *count = arena_string(f->rd, full, "Count", 5);
@@ -112,7 +112,7 @@ static void add_typed(fields *f, const char *prefix, const char *name, uint32_t 
             f->oom = 1;
             return;
         }
-        add_field(f, count, RD_U16, 0, -1);
+        add_field(f, count, EVGEN_WIRE_U16, 0, -1);
         add_field(f, full, kind_of(element), 1, (int32_t)f->n - 1);
     } else if (kind_of(code)) {
         add_field(f, full, kind_of(code), 0, -1);
@@ -133,7 +133,7 @@ static const char *take_utf16(rd_ncur *c, evgen_reader *rd)
             c->bad = 1;
             return "";
         }
-        uint16_t u = rd_le16(c->p);
+        uint16_t u = evgen_wire_le16(c->p);
         c->p += 2;
         if (!u)
             break;

@@ -93,7 +93,7 @@ void evgen_wire_meta_decoder_init(evgen_wire_meta_decoder *d, const uint8_t *pay
                                   size_t why_size)
 {
     d->p = d->start = payload;
-    d->end = payload + size;
+    d->end = payload ? payload + size : payload; /* no arithmetic on NULL (a decoder that only fails) */
     d->alloc = alloc;
     d->alloc_ctx = alloc_ctx;
     d->failed = 0;
