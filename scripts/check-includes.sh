@@ -14,9 +14,6 @@
 #                 order, and one that names no file of a family (a system or library header) is
 #                 not checked. A family may include itself and any family of a lower RANK.
 #
-# The table can cover the whole repository: wire/ < runtime-side/ < reader-side/ < compat/ < gen/
-# by ranks (say 1, 2, 3, 4 and gen's families from 10) and the roots of their public headers
-# (wire/include, runtime-side/include, reader-side/include, compat/include) beside gen.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -38,15 +35,38 @@ while (($#)); do
     esac
 done
 
-# gen/'s families (gen/*/README.md): model/ below everything, frontend/ and lock/ beside each other
-# (neither includes the other), backends/ over both, cli/ on top. Includes are written from gen/.
+# The whole repository, bottom up (docs/architecture.md, "Layers"): the manifest language and the
+# wire format under everything; the runtime; the reader's public headers, core, formats and tools;
+# the compatibility test; the generator's families (gen/*/README.md: model below everything,
+# frontend/ and lock/ beside each other, backends/ over both, cli/ on top). Includes are written
+# from each library's include/ (or, in gen/, from gen/).
 : "${table:=$(
     cat <<'EOF'
-layer gen/model     1
-layer gen/frontend  2
-layer gen/lock      2
-layer gen/backends  3
-layer gen/cli       4
+layer manifest              0.5
+layer wire                  1
+layer runtime-side          2
+layer reader-side/include   3
+layer reader-side/core      4
+layer reader-side/evtrace   5
+layer reader-side/nettrace  5
+layer reader-side/tools     6
+layer reader-side           7
+layer compat                8
+layer gen/model             10
+layer gen/frontend          11
+layer gen/lock              11
+layer gen/backends          12
+layer gen/cli               13
+root  manifest
+root  wire/include
+root  runtime-side/include
+root  reader-side/include
+root  reader-side/core
+root  reader-side/evtrace
+root  reader-side/nettrace
+root  reader-side/tools
+root  compat/include
+root  compat/golden
 root  gen
 EOF
 )}"

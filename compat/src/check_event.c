@@ -1,10 +1,10 @@
 /* check_event.c — an event read through a generated reader against the deterministic values of
- * gen/backends/golden_values.h, field by field, with the field list of the trace's own metadata. */
+ * compat/golden/golden_values.h, field by field, with the field list of the trace's own metadata. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "backends/golden_values.h"
+#include "golden_values.h"
 #include "evgen/compat_test.h"
 #include "evgen/wire_kinds.h"
 

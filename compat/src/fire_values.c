@@ -1,5 +1,5 @@
 /* fire_values.c — the values NAME_fire_all() fires (evgen_test_*, declared by the fire-all
- * template): the deterministic golden values of gen/backends/golden_values.h, so that any reader
+ * template): the deterministic golden values of compat/golden/golden_values.h, so that any reader
  * can check a trace written by the harness without knowing how it was written. Not thread-safe:
  * strings and arrays live in a ring of buffers, each valid for the next 63 calls. */
 #include <stdint.h>
@@ -8,7 +8,7 @@
 
 #include "evgen/compat_test.h"
 #include "evgen/manifest.h" /* evgen_guid */
-#include "backends/golden_values.h"
+#include "golden_values.h"
 
 typedef uint16_t evgen_char16_units; /* evgen_char16 in C: UTF-16 code units */
 

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "backends/golden_values.h"
+#include "golden_values.h"
 #include "backends/manifest_desc.h"
 #include "evgen/runtime.h"
 #include "evgen/runtime_emit.h"

@@ -15,7 +15,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
-#include "backends/golden_values.h"
+#include "golden_values.h"
 #include "evgen/compat_test.h"
 #include "evgen/runtime.h"
 #include "test_support.h"

@@ -5,7 +5,7 @@
  *   1. every version today's manifest has (as its fire-all harness fires them) and every version
  *      its lock freezes is held by a golden trace of the golden directory;
  *   2. every golden trace ever recorded reads with today's generated reader, every field equal
- *      to its deterministic value (gen/backends/golden_values.h: derived from event, version
+ *      to its deterministic value (compat/golden/golden_values.h: derived from event, version
  *      and field);
  *   3. a trace written today reads with the reader generated from the oldest lock snapshot of the
  *      golden directory (evgen gen --from-lock), every event that reader knows field by field.

@@ -1,6 +1,6 @@
 /* golden_values.c — the deterministic values of golden traces and test harnesses (splitmix64 of
  * FNV-1a hashes of the names). Changing anything here invalidates every golden trace: never do. */
-#include "backends/golden_values.h"
+#include "golden_values.h"
 
 static uint64_t mix(uint64_t x)
 {
