@@ -13,17 +13,19 @@
 
 #include "convert_internal.h"
 #include "evgen/convert.h"
-#include "evgen/crc32c.h"
 #include "evgen/files.h"
+#include "evgen/wire_format.h"
 
 /* An events block's payload stops growing here (a single larger record gets a block of its own). */
 #define CV_BLOCK_PAYLOAD 65536u
-/* The most a record adds to its payload: type, delta and size varints, a raw type's RawSize. */
-#define CV_RECORD_OVERHEAD 34u
+/* The most a record adds to its payload, reckoned generously: type, delta and size varints of up to
+ * EVGEN_WIRE_VARINT_MAX bytes each, a raw type's RawSize. (Where blocks are cut depends on it:
+ * changing it changes what `evgen convert` writes.) */
+#define CV_RECORD_OVERHEAD (3u * EVGEN_WIRE_VARINT_MAX + 4u)
 
 typedef struct cv_thread {
     uint64_t tid;
-    cv_buf buf;          /* the records of the block being filled */
+    evgen_wire_buf buf;  /* the records of the block being filled */
     uint32_t count;      /* records in buf */
     uint32_t sequence;   /* of the thread's next block */
     uint64_t base_ticks; /* of the block being filled */
@@ -43,24 +45,6 @@ typedef struct convert {
     uint64_t too_large; /* the offset + 1 of an event no block can hold, or 0 */
 } convert;
 
-static void put16(uint8_t *p, uint16_t v)
-{
-    p[0] = (uint8_t)v;
-    p[1] = (uint8_t)(v >> 8);
-}
-
-static void put32(uint8_t *p, uint32_t v)
-{
-    put16(p, (uint16_t)v);
-    put16(p + 2, (uint16_t)(v >> 16));
-}
-
-static void put64(uint8_t *p, uint64_t v)
-{
-    put32(p, (uint32_t)v);
-    put32(p + 4, (uint32_t)(v >> 32));
-}
-
 /* ---- the file ------------------------------------------------------------------------------------ */
 
 static void write_bytes(convert *cv, const void *p, size_t n)
@@ -72,37 +56,41 @@ static void write_bytes(convert *cv, const void *p, size_t n)
 static void write_file_header(convert *cv)
 {
     const evgen_trace_header *in = evgen_reader_header(cv->rd);
-    uint8_t h[EVGEN_RD_FILE_HEADER_SIZE] = {'E', 'V', 'T', 'R', 'A', 'C', 'E', 0};
-    put16(h + 8, EVGEN_RD_FORMAT_VERSION);
-    put16(h + 10, EVGEN_RD_FILE_HEADER_SIZE);
-    h[12] = in->pointer_size;
+    evgen_wire_file_header fh;
+    memset(&fh, 0, sizeof fh);
+    fh.pointer_size = in->pointer_size;
     /* .evtrace knows two clocks; any other ticks at clock_frequency (a .nettrace file's
      * QueryPerformanceCounter) are a counter read as the TSC is. */
-    h[13] = in->clock_kind == 1 || in->clock_kind == 2 ? in->clock_kind : 2;
-    put64(h + 16, in->clock_frequency);
-    put64(h + 24, in->start_ticks);
-    put64(h + 32, in->start_unix_ns);
-    put32(h + 40, in->process_id);
-    put32(h + 44, evgen_crc32c(0, h, 44));
+    fh.clock_kind = in->clock_kind == EVGEN_WIRE_CLOCK_MONOTONIC || in->clock_kind == EVGEN_WIRE_CLOCK_TSC
+                        ? in->clock_kind
+                        : EVGEN_WIRE_CLOCK_TSC;
+    fh.clock_frequency = in->clock_frequency;
+    fh.start_ticks = in->start_ticks;
+    fh.start_unix_ns = in->start_unix_ns;
+    fh.process_id = in->process_id;
+    uint8_t h[EVGEN_WIRE_FILE_HEADER_SIZE];
+    evgen_wire_put_file_header(h, &fh);
     write_bytes(cv, h, sizeof h);
 }
 
+/* A block of `type`; the events fields (tid .. base_ticks) count only for an events block. */
 static void write_block(convert *cv, uint8_t type, uint64_t tid, uint32_t sequence, uint32_t count,
-                        uint64_t base_ticks, const cv_buf *payload)
+                        uint64_t base_ticks, const evgen_wire_buf *payload)
 {
-    uint8_t h[EVGEN_RD_BLOCK_HEADER_SIZE] = {'E', 'V', 'B', 'K'};
-    h[4] = type;
-    put16(h + 6, EVGEN_RD_BLOCK_HEADER_SIZE);
-    put32(h + 8, (uint32_t)payload->size);
-    put64(h + 16, tid);
-    put32(h + 24, sequence);
-    put32(h + 28, count);
-    /* dropped (32) stays 0: the input does not say where a thread lost events; the end block has
-     * the totals. */
-    put64(h + 40, base_ticks);
-    put32(h + 12, evgen_crc32c(evgen_crc32c(0, h + 16, EVGEN_RD_BLOCK_HEADER_SIZE - 16), payload->data, payload->size));
+    evgen_wire_block_header bh;
+    memset(&bh, 0, sizeof bh);
+    bh.type = type;
+    bh.payload_size = (uint32_t)payload->len;
+    bh.thread_id = tid;
+    bh.sequence = sequence;
+    bh.event_count = count;
+    /* dropped stays 0: the input does not say where a thread lost events; the end block has the
+     * totals. */
+    bh.base_ticks = base_ticks;
+    uint8_t h[EVGEN_WIRE_BLOCK_HEADER_SIZE];
+    evgen_wire_put_block_header(h, &bh, payload->data);
     write_bytes(cv, h, sizeof h);
-    write_bytes(cv, payload->data, payload->size);
+    write_bytes(cv, payload->data, payload->len);
 }
 
 /* ---- threads and their blocks ----------------------------------------------------------------------- */
@@ -155,8 +143,8 @@ static void flush_thread(convert *cv, cv_thread *th)
 {
     if (!th->count)
         return;
-    write_block(cv, RD_BLOCK_EVENTS, th->tid, th->sequence++, th->count, th->base_ticks, &th->buf);
-    th->buf.size = 0;
+    write_block(cv, EVGEN_WIRE_BLOCK_EVENTS, th->tid, th->sequence++, th->count, th->base_ticks, &th->buf);
+    th->buf.len = 0;
     th->count = 0;
 }
 
@@ -195,51 +183,50 @@ static void write_event(convert *cv, const evgen_event *ev)
         cv->too_large = ev->offset + 1;
         return;
     }
-    if (th->count && th->buf.size + size + CV_RECORD_OVERHEAD > CV_BLOCK_PAYLOAD)
+    if (th->count && th->buf.len + size + CV_RECORD_OVERHEAD > CV_BLOCK_PAYLOAD)
         flush_thread(cv, th);
     if (!th->count)
         th->base_ticks = th->prev_ticks;
-    evgen_cv_varint(&th->buf, type);
-    evgen_cv_zigzag(&th->buf, (int64_t)(ev->ticks - th->prev_ticks));
-    if (raw || ev->layout->fixed_size < 0)
-        evgen_cv_varint(&th->buf, size);
+    uint8_t head[EVGEN_WIRE_RECORD_HEADER_MAX];
+    uint8_t *end = evgen_wire_put_record_header(head, type, (int64_t)(ev->ticks - th->prev_ticks),
+                                                raw || ev->layout->fixed_size < 0, (uint32_t)size);
+    evgen_wire_buf_raw(&th->buf, head, (size_t)(end - head));
     if (raw)
-        evgen_cv_le32(&th->buf, ev->size);
-    evgen_cv_put(&th->buf, ev->payload, ev->size);
+        evgen_wire_buf_le32(&th->buf, ev->size);
+    evgen_wire_buf_raw(&th->buf, ev->payload, ev->size);
     th->prev_ticks = ev->ticks;
     th->count++;
     th->written++;
-    if (th->buf.oom)
+    if (th->buf.failed)
         cv->oom = 1;
 }
 
 static void write_end_block(convert *cv)
 {
-    cv_buf b = {0};
-    uint64_t n = 0, written = 0, dropped = 0, too_big = 0;
-    for (size_t i = 0; i < cv->n_threads; i++)
-        n += cv->threads[i].written || cv->threads[i].dropped || cv->threads[i].too_big;
-    evgen_cv_varint(&b, n);
+    evgen_wire_end_thread *entries = malloc((cv->n_threads ? cv->n_threads : 1) * sizeof *entries);
+    evgen_wire_end_thread totals = {0, 0, 0, 0};
+    size_t n = 0;
+    if (!entries) {
+        cv->oom = 1;
+        return;
+    }
     for (size_t i = 0; i < cv->n_threads; i++) {
         const cv_thread *th = &cv->threads[i];
         if (!th->written && !th->dropped && !th->too_big)
             continue; /* a thread the input names that emitted nothing here */
-        evgen_cv_varint(&b, th->tid);
-        evgen_cv_varint(&b, th->written);
-        evgen_cv_varint(&b, th->dropped);
-        evgen_cv_varint(&b, th->too_big);
-        written += th->written;
-        dropped += th->dropped;
-        too_big += th->too_big;
+        entries[n++] = (evgen_wire_end_thread){th->tid, th->written, th->dropped, th->too_big};
+        totals.written += th->written;
+        totals.dropped += th->dropped;
+        totals.too_big += th->too_big;
     }
-    evgen_cv_varint(&b, written);
-    evgen_cv_varint(&b, dropped);
-    evgen_cv_varint(&b, too_big);
-    if (b.oom)
+    evgen_wire_buf b = {0};
+    evgen_wire_put_end(&b, entries, n, &totals);
+    free(entries);
+    if (b.failed)
         cv->oom = 1;
     else
-        write_block(cv, RD_BLOCK_END, 0, 0, 0, 0, &b);
-    free(b.data);
+        write_block(cv, EVGEN_WIRE_BLOCK_END, 0, 0, 0, 0, &b);
+    evgen_wire_buf_free(&b);
 }
 
 /* Writes the whole output into cv->f: 0, or -1 (cv->oom, cv->too_large or cv->write_errno says why). */
@@ -252,7 +239,7 @@ static int write_trace(convert *cv, const evgen_reader_options *options)
     }
     write_file_header(cv);
     for (size_t i = 0; i < cv->plan.n_blocks; i++)
-        write_block(cv, RD_BLOCK_METADATA, 0, 0, 0, 0, &cv->plan.blocks[i]);
+        write_block(cv, EVGEN_WIRE_BLOCK_METADATA, 0, 0, 0, 0, &cv->plan.blocks[i]);
     evgen_event ev;
     evgen_reader_rewind(cv->rd, EVGEN_ORDER_FILE);
     while (!cv->oom && !cv->write_errno && !cv->too_large && evgen_reader_next(cv->rd, &ev))
@@ -349,7 +336,7 @@ int evgen_convert_with(const char *in, const char *out, const evgen_reader_optio
     if (n_problems || evgen_reader_status(cv.rd, NULL) != EVGEN_READ_OK)
         status = 1;
     for (size_t i = 0; i < cv.n_threads; i++)
-        free(cv.threads[i].buf.data);
+        evgen_wire_buf_free(&cv.threads[i].buf);
     free(cv.threads);
     evgen_cv_plan_free(&cv.plan);
     evgen_reader_close(cv.rd);

@@ -1,28 +1,14 @@
 /* convert_internal.h — what convert.c (the passes over the events, the blocks, the file) and
- * convert_metadata.c (the type numbering and the metadata blocks) share: a growable byte buffer
- * with the format's encodings, and the plan of output types. Not installed. */
+ * convert_metadata.c (the type numbering and the metadata blocks) share: the plan of output types.
+ * The bytes are encoded with libevgen-wire (evgen/wire_*.h). Not installed. */
 #ifndef EVGEN_READER_CONVERT_INTERNAL_H
 #define EVGEN_READER_CONVERT_INTERNAL_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-#include "container.h"
 #include "core.h"
-
-/* ---- bytes ---------------------------------------------------------------------------------- */
-
-typedef struct cv_buf {
-    uint8_t *data;
-    size_t size, cap;
-    int oom; /* an append failed: the contents are incomplete */
-} cv_buf;
-
-void evgen_cv_put(cv_buf *b, const void *p, size_t n);
-void evgen_cv_varint(cv_buf *b, uint64_t v);
-void evgen_cv_zigzag(cv_buf *b, int64_t v);
-void evgen_cv_string(cv_buf *b, const char *s); /* varint length, then the bytes */
-void evgen_cv_le32(cv_buf *b, uint32_t v);
+#include "evgen/wire_bytes.h"
 
 /* ---- the plan: which output type each event is written with ------------------------------------ */
 
@@ -43,7 +29,7 @@ typedef struct cv_plan {
     size_t n_serials;
     cv_raw *raws;
     size_t n_raws, cap_raws;
-    cv_buf *blocks;     /* the metadata block payloads, in file order */
+    evgen_wire_buf *blocks; /* the metadata block payloads, in file order */
     size_t n_blocks;
     uint32_t n_types;
 } cv_plan;

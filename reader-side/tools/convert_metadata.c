@@ -6,63 +6,8 @@
 #include <string.h>
 
 #include "convert_internal.h"
-
-/* ---- bytes ---------------------------------------------------------------------------------- */
-
-void evgen_cv_put(cv_buf *b, const void *p, size_t n)
-{
-    if (b->oom || n == 0)
-        return;
-    if (n > b->cap - b->size) {
-        size_t cap = b->cap ? b->cap : 256;
-        while (cap - b->size < n) {
-            if (cap > SIZE_MAX / 2) {
-                b->oom = 1;
-                return;
-            }
-            cap *= 2;
-        }
-        uint8_t *data = realloc(b->data, cap);
-        if (!data) {
-            b->oom = 1;
-            return;
-        }
-        b->data = data;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->size, p, n);
-    b->size += n;
-}
-
-void evgen_cv_varint(cv_buf *b, uint64_t v)
-{
-    uint8_t out[10];
-    size_t n = 0;
-    while (v >= 0x80) {
-        out[n++] = (uint8_t)(v | 0x80);
-        v >>= 7;
-    }
-    out[n++] = (uint8_t)v;
-    evgen_cv_put(b, out, n);
-}
-
-void evgen_cv_zigzag(cv_buf *b, int64_t v)
-{
-    evgen_cv_varint(b, ((uint64_t)v << 1) ^ (uint64_t)(v >> 63));
-}
-
-void evgen_cv_string(cv_buf *b, const char *s)
-{
-    size_t n = strlen(s);
-    evgen_cv_varint(b, n);
-    evgen_cv_put(b, s, n);
-}
-
-void evgen_cv_le32(cv_buf *b, uint32_t v)
-{
-    uint8_t out[4] = {(uint8_t)v, (uint8_t)(v >> 8), (uint8_t)(v >> 16), (uint8_t)(v >> 24)};
-    evgen_cv_put(b, out, 4);
-}
+#include "evgen/wire_kinds.h"
+#include "evgen/wire_metadata.h"
 
 /* ---- the plan ----------------------------------------------------------------------------------- */
 
@@ -82,7 +27,7 @@ int evgen_cv_plan_init(cv_plan *plan, const evgen_reader *rd)
 void evgen_cv_plan_free(cv_plan *plan)
 {
     for (size_t i = 0; i < plan->n_blocks; i++)
-        free(plan->blocks[i].data);
+        evgen_wire_buf_free(&plan->blocks[i]);
     free(plan->blocks);
     free(plan->raws);
     free(plan->raw_head);
@@ -92,8 +37,8 @@ void evgen_cv_plan_free(cv_plan *plan)
 
 /* A raw type's fields: the size of the original payload, then the payload as a byte array. */
 static const evgen_trace_field raw_fields[2] = {
-    {"RawSize", RD_U32, 0, -1, -1, -1},
-    {"Raw", RD_U8, 1, -1, -1, 0},
+    {"RawSize", EVGEN_WIRE_U32, 0, -1, -1, -1},
+    {"Raw", EVGEN_WIRE_U8, 1, -1, -1, 0},
 };
 
 long evgen_cv_raw_need(cv_plan *plan, uint32_t serial, uint32_t version)
@@ -149,70 +94,56 @@ static uint32_t provider_index(const char ***providers, size_t *n, size_t *cap, 
 
 /* Everything before the events: first_type, the name, the providers, the enums and structs of `m`
  * (NULL: none). */
-static void encode_head(cv_buf *b, uint64_t first_type, const char *name, const char *const *providers,
+static void encode_head(evgen_wire_buf *b, uint64_t first_type, const char *name, const char *const *providers,
                         size_t n_providers, const evgen_trace_manifest *m)
 {
-    evgen_cv_varint(b, first_type);
-    evgen_cv_string(b, name);
-    evgen_cv_varint(b, n_providers);
+    evgen_wire_meta_put_head(b, first_type, name);
+    evgen_wire_meta_put_count(b, n_providers);
     for (size_t i = 0; i < n_providers; i++)
-        evgen_cv_string(b, providers[i]);
-    evgen_cv_varint(b, m ? m->n_enums : 0);
+        evgen_wire_meta_put_provider(b, providers[i]);
+    evgen_wire_meta_put_count(b, m ? m->n_enums : 0);
     for (uint32_t i = 0; m && i < m->n_enums; i++) {
         const evgen_trace_enum *e = &m->enums[i];
-        evgen_cv_string(b, e->name);
-        evgen_cv_varint(b, e->n_consts);
-        for (uint32_t k = 0; k < e->n_consts; k++) {
-            evgen_cv_string(b, e->consts[k].name);
-            evgen_cv_zigzag(b, e->consts[k].value);
-        }
+        evgen_wire_meta_put_enum_head(b, e->name, e->n_consts);
+        for (uint32_t k = 0; k < e->n_consts; k++)
+            evgen_wire_meta_put_enum_const(b, e->consts[k].name, e->consts[k].value);
     }
-    evgen_cv_varint(b, m ? m->n_structs : 0);
+    evgen_wire_meta_put_count(b, m ? m->n_structs : 0);
     for (uint32_t i = 0; m && i < m->n_structs; i++) {
         const evgen_trace_struct *s = &m->structs[i];
-        evgen_cv_string(b, s->name);
-        evgen_cv_varint(b, s->stride);
-        evgen_cv_varint(b, s->n_members);
+        evgen_wire_meta_put_struct_head(b, s->name, s->stride, s->n_members);
         for (uint32_t k = 0; k < s->n_members; k++) {
-            evgen_cv_string(b, s->members[k].name);
-            evgen_cv_varint(b, s->members[k].kind);
-            evgen_cv_varint(b, s->members[k].offset);
-            evgen_cv_varint(b, (uint64_t)(s->members[k].enum_index + 1));
+            const evgen_trace_member *mb = &s->members[k];
+            evgen_wire_member wm = {mb->name, mb->kind, mb->offset, mb->enum_index};
+            evgen_wire_meta_put_member(b, &wm);
         }
     }
 }
 
-static void encode_event_head(cv_buf *b, const evgen_trace_event_info *info, uint32_t provider, uint32_t n_versions)
+static void encode_event_head(evgen_wire_buf *b, const evgen_trace_event_info *info, uint32_t provider,
+                              uint32_t n_versions)
 {
-    evgen_cv_string(b, info->name);
-    evgen_cv_varint(b, provider);
-    evgen_cv_varint(b, info->id);
-    evgen_cv_varint(b, info->level);
-    evgen_cv_varint(b, info->keywords);
-    evgen_cv_varint(b, n_versions);
+    evgen_wire_event_head head = {info->name, provider, info->id, info->level, info->keywords, n_versions};
+    evgen_wire_meta_put_event_head(b, &head);
 }
 
-static void encode_version(cv_buf *b, const evgen_trace_version *v)
+static void encode_version(evgen_wire_buf *b, const evgen_trace_version *v)
 {
-    evgen_cv_varint(b, v->version);
-    evgen_cv_varint(b, v->legacy ? 1 : 0);
-    evgen_cv_varint(b, v->n_fields);
+    evgen_wire_version_head head = {v->version, v->legacy ? EVGEN_WIRE_VERSION_LEGACY : 0, v->n_fields};
+    evgen_wire_meta_put_version_head(b, &head);
     for (uint32_t f = 0; f < v->n_fields; f++) {
         const evgen_trace_field *fd = &v->fields[f];
-        evgen_cv_string(b, fd->name);
-        evgen_cv_varint(b, fd->kind);
-        evgen_cv_varint(b, fd->is_array ? 1 : 0);
-        evgen_cv_varint(b, (uint64_t)(fd->enum_index + 1));
-        evgen_cv_varint(b, (uint64_t)(fd->struct_index + 1));
-        evgen_cv_varint(b, (uint64_t)(fd->count_field + 1));
+        evgen_wire_field wf = {fd->name,          fd->kind,         fd->is_array ? EVGEN_WIRE_FIELD_IS_ARRAY : 0,
+                               fd->enum_index,    fd->struct_index, fd->count_field};
+        evgen_wire_meta_put_field(b, &wf);
     }
 }
 
-static cv_buf *new_block(cv_plan *plan, size_t *cap)
+static evgen_wire_buf *new_block(cv_plan *plan, size_t *cap)
 {
     if (evgen_rd_grow((void **)&plan->blocks, cap, plan->n_blocks + 1, sizeof *plan->blocks) != 0)
         return NULL;
-    cv_buf *b = &plan->blocks[plan->n_blocks++];
+    evgen_wire_buf *b = &plan->blocks[plan->n_blocks++];
     memset(b, 0, sizeof *b);
     return b;
 }
@@ -237,19 +168,21 @@ static int manifest_block(cv_plan *plan, size_t *cap_blocks, const evgen_reader 
         for (uint32_t k = 0; k < e->pub.n_versions; k++)
             plan->own_type[e->versions[k].serial] = plan->n_types++;
     }
-    cv_buf *b = oom ? NULL : new_block(plan, cap_blocks);
+    evgen_wire_buf *b = oom ? NULL : new_block(plan, cap_blocks);
     if (!b) {
         free(providers);
         return -1;
     }
     const uint8_t *p = original ? original->metadata : NULL;
     uint64_t zero;
-    if (p && rd_varint(&p, original->metadata + original->size, &zero) == 0) {
-        evgen_cv_varint(b, first_type);
-        evgen_cv_put(b, p, (size_t)(original->metadata + original->size - p));
+    if (p && evgen_wire_get_varint(&p, original->metadata + original->size, &zero) == 0) {
+        /* The head's first element, first_type, replaced; the manifest's name and everything after
+         * it copied as they are (evgen_wire_meta_put_head would encode the name again). */
+        evgen_wire_buf_varint(b, first_type);
+        evgen_wire_buf_raw(b, p, (size_t)(original->metadata + original->size - p));
     } else {
         encode_head(b, first_type, m->name, providers, n_providers, m);
-        evgen_cv_varint(b, n_events);
+        evgen_wire_meta_put_count(b, n_events);
         for (size_t i = 0; i < rd->n_events; i++) {
             const rd_event *e = rd->events[i];
             if (e->pub.manifest != m)
@@ -261,7 +194,7 @@ static int manifest_block(cv_plan *plan, size_t *cap_blocks, const evgen_reader 
         }
     }
     free(providers);
-    return b->oom || oom ? -1 : 0;
+    return b->failed || oom ? -1 : 0;
 }
 
 /* ---- the "nettrace" block ----------------------------------------------------------------------- */
@@ -404,7 +337,7 @@ static int nettrace_block(cv_plan *plan, size_t *cap_blocks, const evgen_reader 
         goto done;
     /* Within an event, versions in increasing order (the format's rule); events in order. */
     qsort(g.slots, g.n_slots, sizeof *g.slots, by_group_then_version);
-    cv_buf *b = new_block(plan, cap_blocks);
+    evgen_wire_buf *b = new_block(plan, cap_blocks);
     names = calloc(g.n_groups, sizeof *names);
     if (!b || !names)
         goto done;
@@ -425,7 +358,7 @@ static int nettrace_block(cv_plan *plan, size_t *cap_blocks, const evgen_reader 
         provider_index(&providers, &n_providers, &cap_providers, p, &oom);
     }
     encode_head(b, plan->n_types, "nettrace", providers, n_providers, NULL);
-    evgen_cv_varint(b, g.n_groups);
+    evgen_wire_meta_put_count(b, g.n_groups);
     for (size_t i = 0; i < g.n_slots; i++) {
         slot *s = &g.slots[i];
         if (i == 0 || s->group != g.slots[i - 1].group) {
@@ -437,7 +370,7 @@ static int nettrace_block(cv_plan *plan, size_t *cap_blocks, const evgen_reader 
         encode_version(b, s->layout);
         *s->type = plan->n_types++;
     }
-    rc = b->oom || oom ? -1 : 0;
+    rc = b->failed || oom ? -1 : 0;
 done:
     for (size_t i = 0; names && i < g.n_groups; i++)
         free(names[i]);
