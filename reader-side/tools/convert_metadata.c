@@ -133,8 +133,8 @@ static void encode_version(evgen_wire_buf *b, const evgen_trace_version *v)
     evgen_wire_meta_put_version_head(b, &head);
     for (uint32_t f = 0; f < v->n_fields; f++) {
         const evgen_trace_field *fd = &v->fields[f];
-        evgen_wire_field wf = {fd->name,          fd->kind,         fd->is_array ? EVGEN_WIRE_FIELD_IS_ARRAY : 0,
-                               fd->enum_index,    fd->struct_index, fd->count_field};
+        uint8_t flags = fd->is_array ? EVGEN_WIRE_FIELD_IS_ARRAY : 0;
+        evgen_wire_field wf = {fd->name, fd->kind, flags, fd->enum_index, fd->struct_index, fd->count_field};
         evgen_wire_meta_put_field(b, &wf);
     }
 }

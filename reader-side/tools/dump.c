@@ -12,6 +12,9 @@
 #include <unistd.h>
 
 #include "core.h"
+#include "evgen/wire_bytes.h"
+#include "evgen/wire_format.h"
+#include "evgen/wire_kinds.h"
 
 /* Was the file a .nettrace one? Its header and statistics say which container they describe. */
 static int is_nettrace(const evgen_reader *rd)
@@ -287,9 +290,9 @@ static void put_utf16(out *o, const uint8_t *s, size_t units, int json)
     putc_(o, '"');
     for (size_t i = 0; i < units; i++) {
         char *w = room(o, 16);
-        uint32_t u = rd_le16(s + 2 * i), cp = u;
+        uint32_t u = evgen_wire_le16(s + 2 * i), cp = u;
         if (u >= 0xD800 && u <= 0xDFFF) {
-            uint32_t lo = i + 1 < units ? rd_le16(s + 2 * i + 2) : 0;
+            uint32_t lo = i + 1 < units ? evgen_wire_le16(s + 2 * i + 2) : 0;
             if (u <= 0xDBFF && lo >= 0xDC00 && lo <= 0xDFFF) {
                 cp = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
                 i++;
@@ -334,11 +337,6 @@ static const char *enum_name(const evgen_trace_enum *en, int64_t v)
     return NULL;
 }
 
-static int is_signed(unsigned kind)
-{
-    return kind >= RD_I8 && kind <= RD_I64;
-}
-
 static int64_t sign_extend(uint64_t v, unsigned size)
 {
     if (size < 8 && (v >> (8 * size - 1)) & 1)
@@ -348,11 +346,11 @@ static int64_t sign_extend(uint64_t v, unsigned size)
 
 static char *fmt_guid(char *w, const uint8_t *p)
 {
-    w = fmt_hex(w, rd_le32(p), 8);
+    w = fmt_hex(w, evgen_wire_le32(p), 8);
     *w++ = '-';
-    w = fmt_hex(w, rd_le16(p + 4), 4);
+    w = fmt_hex(w, evgen_wire_le16(p + 4), 4);
     *w++ = '-';
-    w = fmt_hex(w, rd_le16(p + 6), 4);
+    w = fmt_hex(w, evgen_wire_le16(p + 6), 4);
     *w++ = '-';
     for (int i = 8; i < 16; i++) {
         if (i == 10)
@@ -365,42 +363,34 @@ static char *fmt_guid(char *w, const uint8_t *p)
 
 /* One fixed-size value of `kind` at p (its size known to fit). `name` receives the enum constant
  * of an enum value in JSON (NULL if none). */
-static const uint8_t kind_sizes[] = {0, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 1, 4, 16};
-
 static void put_scalar(dumper *d, unsigned kind, const uint8_t *p, const evgen_trace_enum *en, const char **name)
 {
     out *o = &d->o;
     char *w = room(o, ROOM);
-    unsigned size = kind == RD_PTR ? d->pointer_size : kind_sizes[kind < sizeof kind_sizes ? kind : 0];
-    switch (kind) {
-    case RD_U8:
-    case RD_U16:
-    case RD_U32:
-    case RD_U64:
-    case RD_I8:
-    case RD_I16:
-    case RD_I32:
-    case RD_I64: {
-        uint64_t u = rd_load(p, size);
-        int64_t s = is_signed(kind) ? sign_extend(u, size) : (int64_t)u;
+    unsigned size = evgen_wire_kind_size(kind, d->pointer_size);
+    switch (evgen_wire_kind_class(kind)) {
+    case EVGEN_WIRE_CLASS_UNSIGNED:
+    case EVGEN_WIRE_CLASS_SIGNED: {
+        int is_signed = evgen_wire_kind_is_signed(kind);
+        uint64_t u = evgen_wire_load(p, size);
+        int64_t s = is_signed ? sign_extend(u, size) : (int64_t)u;
         const char *constant = en ? enum_name(en, s) : NULL;
         if (constant && !d->json) { /* Reason=AllocSmall(0) */
             puts_(o, constant);
             w = room(o, ROOM);
             *w++ = '(';
-            w = is_signed(kind) ? fmt_i64(w, s) : fmt_u64(w, u);
+            w = is_signed ? fmt_i64(w, s) : fmt_u64(w, u);
             *w++ = ')';
         } else {
-            w = is_signed(kind) ? fmt_i64(w, s) : fmt_u64(w, u);
+            w = is_signed ? fmt_i64(w, s) : fmt_u64(w, u);
         }
         if (name)
             *name = constant;
         break;
     }
-    case RD_F32:
-    case RD_F64: {
+    case EVGEN_WIRE_CLASS_FLOAT: {
         double v;
-        if (kind == RD_F32) {
+        if (kind == EVGEN_WIRE_F32) {
             float f;
             memcpy(&f, p, 4);
             v = f;
@@ -410,12 +400,11 @@ static void put_scalar(dumper *d, unsigned kind, const uint8_t *p, const evgen_t
         if (d->json && !isfinite(v))
             w += snprintf(w, ROOM, "\"%s\"", isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
         else /* enough digits to read back the same value */
-            w += snprintf(w, ROOM, kind == RD_F32 ? "%.9g" : "%.17g", v);
+            w += snprintf(w, ROOM, kind == EVGEN_WIRE_F32 ? "%.9g" : "%.17g", v);
         break;
     }
-    case RD_BOOL8:
-    case RD_BOOL32: {
-        uint64_t v = rd_load(p, size);
+    case EVGEN_WIRE_CLASS_BOOL: {
+        uint64_t v = evgen_wire_load(p, size);
         if (v <= 1) {
             memcpy(w, v ? "true" : "false", 5);
             w += v ? 4 : 5;
@@ -424,23 +413,25 @@ static void put_scalar(dumper *d, unsigned kind, const uint8_t *p, const evgen_t
         }
         break;
     }
-    case RD_GUID:
+    case EVGEN_WIRE_CLASS_GUID:
         if (d->json)
             *w++ = '"';
         w = fmt_guid(w, p);
         if (d->json)
             *w++ = '"';
         break;
-    case RD_PTR:
+    case EVGEN_WIRE_CLASS_POINTER:
         if (d->json)
             *w++ = '"';
         *w++ = '0';
         *w++ = 'x';
-        w = fmt_hex(w, rd_load(p, size), 1);
+        w = fmt_hex(w, evgen_wire_load(p, size), 1);
         if (d->json)
             *w++ = '"';
         break;
-    default: /* not a scalar: never from checked metadata */
+    case EVGEN_WIRE_CLASS_UTF8:
+    case EVGEN_WIRE_CLASS_UTF16:
+    case EVGEN_WIRE_CLASS_STRUCT: /* not a scalar (nor a kind at all): never from checked metadata */
         *w++ = '?';
         break;
     }
@@ -451,8 +442,8 @@ static void put_array(dumper *d, const evgen_trace_field *fd, const evgen_trace_
                       uint32_t size)
 {
     out *o = &d->o;
-    const evgen_trace_struct *st = fd->kind == RD_STRUCT ? &m->structs[fd->struct_index] : NULL;
-    uint32_t elem = st ? st->stride : fd->kind == RD_PTR ? d->pointer_size : kind_sizes[fd->kind];
+    const evgen_trace_struct *st = fd->kind == EVGEN_WIRE_STRUCT ? &m->structs[fd->struct_index] : NULL;
+    uint32_t elem = st ? st->stride : evgen_wire_kind_size(fd->kind, d->pointer_size);
     const evgen_trace_enum *en = fd->enum_index >= 0 ? &m->enums[fd->enum_index] : NULL;
     uint32_t count = elem ? size / elem : 0;
     putc_(o, '[');
@@ -488,11 +479,12 @@ static void put_field(dumper *d, const evgen_event *ev, uint32_t f, uint32_t off
     const evgen_trace_field *fd = &ev->layout->fields[f];
     const evgen_trace_manifest *m = ev->info->manifest;
     const uint8_t *p = ev->payload + off;
+    evgen_wire_class cls = evgen_wire_kind_class(fd->kind);
     if (fd->is_array) {
         put_array(d, fd, m, p, size);
-    } else if (fd->kind == RD_UTF8Z) {
+    } else if (cls == EVGEN_WIRE_CLASS_UTF8) {
         put_utf8(&d->o, p, size - 1, d->json);
-    } else if (fd->kind == RD_UTF16Z) {
+    } else if (cls == EVGEN_WIRE_CLASS_UTF16) {
         put_utf16(&d->o, p, (size - 2) / 2, d->json);
     } else {
         const char *name = NULL;
@@ -696,9 +688,10 @@ static void dump_event(dumper *d, const evgen_event *ev)
         }
         put_rendered(o, prefix[f], prefix_len[f]);
         const evgen_trace_field *fd = &ev->layout->fields[f];
-        if (fd->kind <= RD_U64 && !fd->is_array && fd->enum_index < 0) { /* the common case */
+        if (evgen_wire_kind_class(fd->kind) == EVGEN_WIRE_CLASS_UNSIGNED && !fd->is_array &&
+            fd->enum_index < 0) { /* the common case */
             w = room(o, ROOM);
-            o->p = fmt_u64(w, rd_load(ev->payload + off, size));
+            o->p = fmt_u64(w, evgen_wire_load(ev->payload + off, size));
         } else {
             put_field(d, ev, f, off, size);
         }
@@ -775,7 +768,7 @@ static void put_u64_col(out *o, uint64_t v, int width)
 
 static const char *clock_name(unsigned kind)
 {
-    return kind == 1 ? "monotonic" : kind == 2 ? "tsc" : "qpc";
+    return kind == EVGEN_WIRE_CLOCK_MONOTONIC ? "monotonic" : kind == EVGEN_WIRE_CLOCK_TSC ? "tsc" : "qpc";
 }
 
 static void stats_text(dumper *d, const char *path, const stat_entry *by_version, const stat_entry *by_thread)
