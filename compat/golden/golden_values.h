@@ -21,4 +21,16 @@ uint8_t evgen_golden_byte(uint64_t value, size_t i);
 /* A float field: (value % 1000000) / 4, exact in float and double. */
 double evgen_golden_real(uint64_t value);
 
+/* Each class of evgen/wire_kinds.h interpreted once, for the writer of golden traces
+ * (gen/backends/golden.c) and their checker (compat/src/check_event.c). */
+
+/* The wire bytes of a scalar field (not an array) of `kind`, `size` bytes wide (its wire size;
+ * strings: ignored), holding the golden value `v`, handed to `put` piece by piece: floats as
+ * evgen_golden_real, bools as 0/1, strings with their terminator, GUIDs as bytes 3..18. */
+void evgen_golden_scalar(unsigned kind, unsigned size, uint64_t v, void (*put)(void *ctx, const void *p, size_t n),
+                         void *ctx);
+/* What a scalar accessor returns for the golden value `v` of `kind` stored in `size` bytes: the
+ * bits of a double for floats, 0/1 for bools, integers truncated and sign-extended as their kind. */
+uint64_t evgen_golden_expected_bits(unsigned kind, uint64_t v, unsigned size);
+
 #endif /* EVGEN_GEN_GOLDEN_VALUES_H */

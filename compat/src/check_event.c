@@ -39,24 +39,6 @@ static int is_count_field(const evgen_event *ev, uint32_t index)
     return 0;
 }
 
-/* What a scalar accessor must return for the derived value `v` stored in `n` bytes. */
-static uint64_t expected_bits(uint8_t kind, uint64_t v, unsigned n)
-{
-    evgen_wire_class cls = evgen_wire_kind_class(kind);
-    if (cls == EVGEN_WIRE_CLASS_FLOAT) { /* the accessor's value as a double */
-        double d = kind == EVGEN_WIRE_F32 ? (double)(float)evgen_golden_real(v) : evgen_golden_real(v);
-        uint64_t bits;
-        memcpy(&bits, &d, 8);
-        return bits;
-    }
-    if (cls == EVGEN_WIRE_CLASS_BOOL)
-        return v & 1;
-    uint64_t truncated = n >= 8 ? v : v & ((1ull << (8 * n)) - 1);
-    if (cls == EVGEN_WIRE_CLASS_SIGNED && n < 8 && (truncated >> (8 * n - 1)) & 1)
-        truncated |= ~0ull << (8 * n); /* signed fields come back sign-extended */
-    return truncated;
-}
-
 static int mismatch(char *why, size_t why_size, const char *fmt, ...)
 {
     va_list ap;
@@ -93,7 +75,7 @@ static int check_field(const evgen_event *ev, const evgen_read_value *r, const e
     } else {
         if (is_count_field(ev, index))
             v = evgen_golden_count(event, ev->version, r->field);
-        uint64_t want = expected_bits(f->kind, v, evgen_wire_kind_size(f->kind, ev->pointer_size));
+        uint64_t want = evgen_golden_expected_bits(f->kind, v, evgen_wire_kind_size(f->kind, ev->pointer_size));
         if (r->bits != want)
             return mismatch(why, why_size, "%s v%u: %s reads 0x%llx, 0x%llx was written", event, ev->version, r->field,
                             (unsigned long long)r->bits, (unsigned long long)want);

@@ -18,10 +18,9 @@
 
 /* ---- payloads --------------------------------------------------------------------------- */
 
-static void put_le(evgen_strbuf *sb, uint64_t v, unsigned n)
+static void put_bytes(void *ctx, const void *p, size_t n)
 {
-    for (unsigned i = 0; i < n; i++)
-        evgen_sb_putc(sb, (char)(uint8_t)(v >> (8 * i)));
+    evgen_sb_putn(ctx, p, n);
 }
 
 /* The payload of one version, field by field, with the golden values. */
@@ -46,40 +45,7 @@ static void golden_payload(const evgen_model *model, const evgen_model_event *e,
                 evgen_sb_putc(sb, (char)evgen_golden_byte(v, k));
             continue;
         }
-        switch (evgen_wire_kind_class(f->type.kind)) {
-        case EVGEN_WIRE_CLASS_UTF8:
-            for (size_t k = 0; k < evgen_golden_string_length(v); k++)
-                evgen_sb_putc(sb, evgen_golden_utf8_char(v, k));
-            evgen_sb_putc(sb, 0);
-            break;
-        case EVGEN_WIRE_CLASS_UTF16:
-            for (size_t k = 0; k < evgen_golden_string_length(v); k++)
-                put_le(sb, evgen_golden_utf16_unit(v, k), 2);
-            put_le(sb, 0, 2);
-            break;
-        case EVGEN_WIRE_CLASS_FLOAT:
-            if (evgen_kind_size(f->type.kind) == 4) {
-                float x = (float)evgen_golden_real(v);
-                evgen_sb_putn(sb, (const char *)&x, 4);
-            } else {
-                double x = evgen_golden_real(v);
-                evgen_sb_putn(sb, (const char *)&x, 8);
-            }
-            break;
-        case EVGEN_WIRE_CLASS_BOOL:
-            put_le(sb, v & 1, evgen_kind_size(f->type.kind));
-            break;
-        case EVGEN_WIRE_CLASS_GUID:
-            for (size_t k = 0; k < 16; k++)
-                evgen_sb_putc(sb, (char)evgen_golden_byte(v, k + 3));
-            break;
-        case EVGEN_WIRE_CLASS_UNSIGNED:
-        case EVGEN_WIRE_CLASS_SIGNED:
-        case EVGEN_WIRE_CLASS_POINTER:
-        case EVGEN_WIRE_CLASS_STRUCT:
-            put_le(sb, v, evgen_kind_size(f->type.kind));
-            break;
-        }
+        evgen_golden_scalar(f->type.kind, evgen_kind_size(f->type.kind), v, put_bytes, sb);
     }
 }
 
