@@ -7,16 +7,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "bytes.h"
 #include "evgen/reader.h"
 #include "evgen/wire_bytes.h"
 #include "evgen/wire_kinds.h" /* evgen_trace_field.kind holds an evgen_wire_kind */
-
-/* TRANSITIONAL: the tools' old names of the wire kinds, until tools/ reads evgen/wire_kinds.h. */
-enum {
-    RD_U8 = 1, RD_U16, RD_U32, RD_U64, RD_I8, RD_I16, RD_I32, RD_I64, RD_F32, RD_F64, RD_BOOL8, RD_BOOL32,
-    RD_GUID, RD_PTR, RD_UTF8Z, RD_UTF16Z, RD_STRUCT, RD_KIND_MAX = RD_STRUCT
-};
 
 /* ---- an arena for everything the metadata decodes into ----------------------------------- */
 
