@@ -256,4 +256,13 @@ EVGEN_RT_HIDDEN int evgen_rt_callback_block(evgen_session *s, const rt_buffer *b
 /* Test hook (tests/runtime): the file sink fails with `err` past `bytes` (UINT64_MAX: never). */
 void evgen_rt_sink_fail_after(uint64_t bytes, int err);
 
+/* A field descriptor as the wire format sees it (evgen/wire_metadata.h): what metadata.c encodes
+ * and registry.c checks by the format's rules. */
+static inline evgen_wire_field evgen_rt_wire_field(const evgen_field_desc *fd)
+{
+    evgen_wire_field wf = {fd->name,        fd->kind,         (uint8_t)(fd->flags & EVGEN_FIELD_ARRAY ? EVGEN_WIRE_FIELD_IS_ARRAY : 0),
+                           fd->enum_index, fd->struct_index, fd->count_field};
+    return wf;
+}
+
 #endif /* EVGEN_RUNTIME_INTERNAL_H */

@@ -53,9 +53,7 @@ static void put_event(evgen_wire_buf *o, const evgen_event_desc *e)
                                       ver->n_fields};
         evgen_wire_meta_put_version_head(o, &vh);
         for (uint32_t f = 0; f < ver->n_fields; f++) {
-            const evgen_field_desc *fd = &ver->fields[f];
-            evgen_wire_field wf = {fd->name,        fd->kind,         (uint8_t)(fd->flags & EVGEN_FIELD_ARRAY ? EVGEN_WIRE_FIELD_IS_ARRAY : 0),
-                                   fd->enum_index, fd->struct_index, fd->count_field};
+            evgen_wire_field wf = evgen_rt_wire_field(&ver->fields[f]);
             evgen_wire_meta_put_field(o, &wf);
         }
     }

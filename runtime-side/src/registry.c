@@ -50,7 +50,7 @@ static int manifest_valid(const evgen_manifest_desc *m)
         if (st->n_members && !st->members)
             return 0;
         for (uint32_t k = 0; k < st->n_members; k++)
-            if (st->members[k].kind < EVGEN_WIRE_U8 || st->members[k].kind > EVGEN_WIRE_PTR ||
+            if (!evgen_wire_kind_is_fixed(st->members[k].kind) ||
                 st->members[k].enum_index >= (int32_t)m->n_enums)
                 return 0;
     }
@@ -68,12 +68,16 @@ static int manifest_valid(const evgen_manifest_desc *m)
             for (uint32_t f = 0; f < ver->n_fields; f++) {
                 const evgen_field_desc *fd = &ver->fields[f];
                 int array = (fd->flags & EVGEN_FIELD_ARRAY) != 0;
-                if (fd->kind < EVGEN_WIRE_U8 || fd->kind > EVGEN_WIRE_STRUCT ||
-                    fd->enum_index >= (int32_t)m->n_enums || fd->struct_index >= (int32_t)m->n_structs ||
-                    (fd->kind == EVGEN_WIRE_STRUCT && fd->struct_index < 0))
+                if (fd->enum_index >= (int32_t)m->n_enums || fd->struct_index >= (int32_t)m->n_structs)
                     return 0;
                 /* An array's count is an earlier field of the same version. */
                 if (array && (fd->count_field < 0 || fd->count_field >= (int32_t)f))
+                    return 0;
+                /* The format's rules for a field (a known kind, structs only as array elements,
+                 * an integer count...), the ones a reader checks the metadata by. */
+                evgen_wire_field wf = evgen_rt_wire_field(fd);
+                evgen_wire_field count = array ? evgen_rt_wire_field(&ver->fields[fd->count_field]) : wf;
+                if (evgen_wire_field_problem(&wf, array ? &count : NULL))
                     return 0;
             }
         }
