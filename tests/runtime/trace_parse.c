@@ -92,19 +92,21 @@ static size_t get_count(cursor *c)
     return (size_t)n;
 }
 
+/* The kinds' sizes and classes are the table of evgen/wire_kinds.h (test_wire checks it against
+ * docs/format.md); everything else here is parsed independently of libevgen-wire. */
 static uint64_t kind_size(const tp_trace *t, uint64_t kind)
 {
-    static const uint8_t sizes[] = {0, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 1, 4, 16};
-    if (kind >= 1 && kind <= 13)
-        return sizes[kind];
-    if (kind == 14)
-        return t->pointer_size;
-    return 0; /* strings, structs: not a fixed scalar */
+    return kind > UINT32_MAX ? 0 : evgen_wire_kind_size((unsigned)kind, t->pointer_size); /* 0: strings, structs */
 }
 
 static int is_integer_kind(uint64_t kind)
 {
-    return kind >= 1 && kind <= 8;
+    return kind <= UINT32_MAX && evgen_wire_kind_is_integer((unsigned)kind);
+}
+
+static int is_string_kind(uint64_t kind)
+{
+    return kind <= UINT32_MAX && evgen_wire_kind_is_string((unsigned)kind);
 }
 
 static int parse_metadata(tp_trace *t, cursor *c, size_t offset)
@@ -178,12 +180,13 @@ static int parse_metadata(tp_trace *t, cursor *c, size_t offset)
                 int array = (fd->flags & 1) != 0;
                 if (c->bad)
                     break;
-                if (fd->kind < 1 || fd->kind > 17 || fd->enum_plus1 > m.n_enums || fd->struct_plus1 > m.n_structs ||
-                    (fd->kind == 17) != (fd->struct_plus1 != 0) || (fd->kind == 17 && !array) ||
+                if (fd->kind > UINT32_MAX || !evgen_wire_kind_valid((unsigned)fd->kind) || fd->enum_plus1 > m.n_enums ||
+                    fd->struct_plus1 > m.n_structs || (fd->kind == EVGEN_WIRE_STRUCT) != (fd->struct_plus1 != 0) ||
+                    (fd->kind == EVGEN_WIRE_STRUCT && !array) ||
                     (array && (fd->count_plus1 == 0 || fd->count_plus1 > f ||
                                !is_integer_kind(ver->fields[fd->count_plus1 - 1].kind) ||
                                (ver->fields[fd->count_plus1 - 1].flags & 1))) ||
-                    (!array && fd->count_plus1 != 0) || (array && (fd->kind == 15 || fd->kind == 16)))
+                    (!array && fd->count_plus1 != 0) || (array && is_string_kind(fd->kind)))
                     c->bad = 2;
             }
             n_types++;
@@ -210,10 +213,10 @@ static int parse_metadata(tp_trace *t, cursor *c, size_t offset)
             tp_type ty = {t->n_manifests, i, v, 0, 0};
             for (size_t f = 0; f < ver->n_fields; f++) {
                 const tp_field *fd = &ver->fields[f];
-                if ((fd->flags & 1) || fd->kind == 15 || fd->kind == 16)
+                if ((fd->flags & 1) || is_string_kind(fd->kind))
                     ty.variable = 1;
                 else
-                    ty.fixed_size += fd->kind == 17 ? m.structs[fd->struct_plus1 - 1].stride : kind_size(t, fd->kind);
+                    ty.fixed_size += fd->kind == EVGEN_WIRE_STRUCT ? m.structs[fd->struct_plus1 - 1].stride : kind_size(t, fd->kind);
             }
             t->types[t->n_types++] = ty;
         }
@@ -233,12 +236,12 @@ static int payload_fits(const tp_trace *t, const tp_type *ty, const uint8_t *p, 
         const tp_field *fd = &ver->fields[f];
         uint64_t need;
         if (fd->flags & 1) {
-            uint64_t elem = fd->kind == 17 ? m->structs[fd->struct_plus1 - 1].stride : kind_size(t, fd->kind);
+            uint64_t elem = fd->kind == EVGEN_WIRE_STRUCT ? m->structs[fd->struct_plus1 - 1].stride : kind_size(t, fd->kind);
             need = values[fd->count_plus1 - 1] * elem;
-        } else if (fd->kind == 15) {
+        } else if (fd->kind == EVGEN_WIRE_UTF8Z) {
             const uint8_t *z = off < size ? memchr(p + off, 0, size - off) : NULL;
             need = z ? (uint64_t)(z - (p + off)) + 1 : size + 1;
-        } else if (fd->kind == 16) {
+        } else if (fd->kind == EVGEN_WIRE_UTF16Z) {
             need = size + 1;
             for (uint64_t k = off; k + 1 < size; k += 2)
                 if (p[k] == 0 && p[k + 1] == 0) {
