@@ -15,6 +15,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "evgen/wire_kinds.h"
 #include "golden_values.h"
 #include "evgen/compat_test.h"
 #include "evgen/runtime.h"
@@ -42,14 +43,6 @@ static void put(bytes *b, const void *p, size_t n)
     b->len += n;
 }
 
-static void put_le(bytes *b, uint64_t v, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        uint8_t byte = (uint8_t)(v >> (8 * i));
-        put(b, &byte, 1);
-    }
-}
-
 static json_object *get(json_object *o, const char *key)
 {
     json_object *v = NULL;
@@ -62,18 +55,9 @@ static const char *get_str(json_object *o, const char *key)
     return v ? json_object_get_string(v) : "";
 }
 
-static size_t scalar_size(const char *type)
+static void put_bytes(void *ctx, const void *p, size_t n)
 {
-    static const struct {
-        const char *name;
-        size_t size;
-    } sizes[] = {{"uint8", 1},  {"int8", 1},    {"bool8", 1},   {"uint16", 2},  {"int16", 2},
-                 {"uint32", 4}, {"int32", 4},   {"bool32", 4},  {"float32", 4}, {"uint64", 8},
-                 {"int64", 8},  {"float64", 8}, {"ptr", 8},     {"guid", 16}};
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        if (strcmp(type, sizes[i].name) == 0)
-            return sizes[i].size;
-    return 0;
+    put(ctx, p, n);
 }
 
 /* Is `name` the count field of an array of this version? */
@@ -115,30 +99,14 @@ static bytes expected_payload(const char *event, unsigned version, json_object *
                 put(&b, &byte, 1);
             }
             fixed = false;
-        } else if (strcmp(type, "utf8z") == 0 || strcmp(type, "utf16z") == 0) {
-            size_t n = evgen_golden_string_length(v), unit = type[3] == '8' ? 1 : 2;
-            for (size_t k = 0; k < n; k++)
-                put_le(&b, unit == 1 ? (uint64_t)(unsigned char)evgen_golden_utf8_char(v, k) : evgen_golden_utf16_unit(v, k), unit);
-            put_le(&b, 0, unit);
-            fixed = false;
-        } else if (strcmp(type, "float32") == 0) {
-            float x = (float)(v % 1000000) / 4.0f;
-            put(&b, &x, 4);
-        } else if (strcmp(type, "float64") == 0) {
-            double x = (double)(v % 1000000) / 4.0;
-            put(&b, &x, 8);
-        } else if (strcmp(type, "bool8") == 0 || strcmp(type, "bool32") == 0) {
-            put_le(&b, v & 1, scalar_size(type));
-        } else if (strcmp(type, "guid") == 0) {
-            for (size_t k = 0; k < 16; k++) {
-                uint8_t byte = evgen_golden_byte(v, k + 3);
-                put(&b, &byte, 1);
-            }
         } else {
-            size_t n = scalar_size(type);
-            if (!n)
+            /* A scalar or string of the kind `evgen describe` names (the wire's kinds table), with
+             * its golden bytes (compat/golden: the bytes golden traces hold for it). */
+            unsigned kind = evgen_wire_kind_by_spelling(type, strlen(type));
+            if (!kind || kind == EVGEN_WIRE_STRUCT)
                 fail_msg("%s v%u: unknown type %s", event, version, type);
-            put_le(&b, v, n);
+            evgen_golden_scalar(kind, evgen_wire_kind_size(kind, 8), v, put_bytes, &b);
+            fixed = fixed && evgen_wire_kind_is_fixed(kind);
         }
     }
     return b;
