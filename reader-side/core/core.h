@@ -44,6 +44,31 @@ typedef struct rd_field {
     uint8_t step;         /* rd_step */
 } rd_field;
 
+/* Where the field planned by `pl` lies in a payload of `size` bytes whose variable fields end at
+ * `ends` (UINT32_MAX: not whole): 1 with *offset and *len, or 0 if the payload does not hold it
+ * whole. The one application of a lowered plan, for evgen_event_field and dump's inner loop. */
+static inline int evgen_rd_locate(const rd_field *pl, const uint32_t *ends, uint32_t size, uint32_t *offset,
+                                  uint32_t *len)
+{
+    uint32_t base = pl->after ? ends[pl->after - 1] : 0;
+    if (base == UINT32_MAX)
+        return 0;
+    uint64_t start = (uint64_t)base + pl->delta;
+    if (start > size)
+        return 0;
+    if (pl->step == RD_STEP_FIXED) {
+        if (pl->size > size - start)
+            return 0;
+        *len = (uint32_t)pl->size;
+    } else {
+        if (ends[pl->var] == UINT32_MAX)
+            return 0;
+        *len = ends[pl->var] - (uint32_t)start;
+    }
+    *offset = (uint32_t)start;
+    return 1;
+}
+
 typedef struct rd_version {
     const evgen_trace_version *pub; /* in its event's versions[] */
     const evgen_trace_event_info *info;

@@ -140,24 +140,11 @@ int evgen_event_field(const evgen_event *ev, uint32_t index, uint32_t *offset, u
         evgen_rd_variable_ends(v, ev->payload, ev->size, rd->scratch, v->pub->n_variable);
         ends = rd->scratch;
     }
-    uint32_t base = pl->after ? ends[pl->after - 1] : 0;
-    if (base == UINT32_MAX)
+    uint32_t off, n;
+    if (!evgen_rd_locate(pl, ends, ev->size, &off, &n))
         return 0;
-    uint64_t start = (uint64_t)base + pl->delta;
-    if (start > ev->size)
-        return 0;
-    uint32_t n;
-    if (pl->step == RD_STEP_FIXED) {
-        if (pl->size > ev->size - start)
-            return 0;
-        n = (uint32_t)pl->size;
-    } else {
-        if (ends[pl->var] == UINT32_MAX)
-            return 0;
-        n = ends[pl->var] - (uint32_t)start;
-    }
     if (offset)
-        *offset = (uint32_t)start;
+        *offset = off;
     if (size)
         *size = n;
     return 1;

@@ -664,27 +664,14 @@ static void dump_event(dumper *d, const evgen_event *ev)
     char *const *prefix = d->prefix[v->serial];
     const size_t *prefix_len = d->prefix_len[v->serial];
     for (f = 0; f < n; f++) {
-        /* Where the field is: evgen_event_field's rule, inlined for the ends the event holds. */
+        /* Where the field is: the plan applied to the ends the event holds (evgen_rd_locate, inline). */
         const rd_field *pl = &v->plan[f];
         uint32_t off, size;
         if (pl->after > ev->n_variable || (pl->step != RD_STEP_FIXED && pl->var >= ev->n_variable)) {
             if (!evgen_event_field(ev, f, &off, &size))
                 break;
-        } else {
-            uint32_t base = pl->after ? ev->variable_end[pl->after - 1] : 0;
-            uint64_t start = (uint64_t)base + pl->delta;
-            if (base == UINT32_MAX || start > ev->size)
-                break;
-            if (pl->step == RD_STEP_FIXED) {
-                if (pl->size > ev->size - start)
-                    break;
-                size = (uint32_t)pl->size;
-            } else {
-                if (ev->variable_end[pl->var] == UINT32_MAX)
-                    break;
-                size = ev->variable_end[pl->var] - (uint32_t)start;
-            }
-            off = (uint32_t)start;
+        } else if (!evgen_rd_locate(pl, ev->variable_end, ev->size, &off, &size)) {
+            break;
         }
         put_rendered(o, prefix[f], prefix_len[f]);
         const evgen_trace_field *fd = &ev->layout->fields[f];
