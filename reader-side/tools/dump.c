@@ -675,8 +675,8 @@ static void dump_event(dumper *d, const evgen_event *ev)
         }
         put_rendered(o, prefix[f], prefix_len[f]);
         const evgen_trace_field *fd = &ev->layout->fields[f];
-        if (evgen_wire_kind_class(fd->kind) == EVGEN_WIRE_CLASS_UNSIGNED && !fd->is_array &&
-            fd->enum_index < 0) { /* the common case */
+        if (!fd->is_array && fd->enum_index < 0 &&
+            evgen_wire_kind_class(fd->kind) == EVGEN_WIRE_CLASS_UNSIGNED) { /* the common case */
             w = room(o, ROOM);
             o->p = fmt_u64(w, evgen_wire_load(ev->payload + off, size));
         } else {

@@ -96,19 +96,31 @@ static inline int evgen_wire_kind_valid(unsigned kind)
     return kind >= 1 && kind <= EVGEN_WIRE_KIND_LAST;
 }
 
+/* The class of `kind`; EVGEN_WIRE_CLASS_STRUCT for a number that is no kind. A byte table of its
+ * own: dump and the accessors ask it per field. */
 static inline evgen_wire_class evgen_wire_kind_class(unsigned kind)
 {
-    const evgen_wire_kind_info *k = evgen_wire_kind_info_of(kind);
-    return k ? k->cls : EVGEN_WIRE_CLASS_STRUCT;
+    static const uint8_t classes[] = {
+        EVGEN_WIRE_CLASS_STRUCT, /* 0: no kind */
+#define EVGEN_WIRE_KIND_CLASS(NAME, code, spelling, size, cls, ...) EVGEN_WIRE_CLASS_##cls,
+        EVGEN_WIRE_KINDS(EVGEN_WIRE_KIND_CLASS)
+#undef EVGEN_WIRE_KIND_CLASS
+    };
+    return kind <= EVGEN_WIRE_KIND_LAST ? (evgen_wire_class)classes[kind] : EVGEN_WIRE_CLASS_STRUCT;
 }
 
 /* Bytes of one value with `pointer_size`-byte pointers; 0 for strings, structs and non-kinds. */
 static inline unsigned evgen_wire_kind_size(unsigned kind, unsigned pointer_size)
 {
-    const evgen_wire_kind_info *k = evgen_wire_kind_info_of(kind);
-    if (!k)
+    static const uint8_t sizes[] = {
+        0, /* 0: no kind */
+#define EVGEN_WIRE_KIND_SIZE(NAME, code, spelling, size, ...) size,
+        EVGEN_WIRE_KINDS(EVGEN_WIRE_KIND_SIZE)
+#undef EVGEN_WIRE_KIND_SIZE
+    };
+    if (kind > EVGEN_WIRE_KIND_LAST)
         return 0;
-    return k->cls == EVGEN_WIRE_CLASS_POINTER ? pointer_size : k->size;
+    return evgen_wire_kind_class(kind) == EVGEN_WIRE_CLASS_POINTER ? pointer_size : sizes[kind];
 }
 
 /* Fixed-size: a value of this kind has a size known from the metadata alone (not a string). */
