@@ -627,7 +627,8 @@ static void put_raw_tail(dumper *d, const evgen_event *ev, uint32_t n)
     if (off >= ev->size)
         return;
     out *o = &d->o;
-    puts_(o, d->json ? ",\"raw\":\"" : " raw=");
+    /* JSON: a member of "fields", after the n fields printed before it (none: the first member). */
+    puts_(o, !d->json ? " raw=" : n ? ",\"raw\":\"" : "\"raw\":\"");
     for (uint32_t i = off; i < ev->size; i++) {
         char *w = room(o, 2);
         w[0] = hexdigits[ev->payload[i] >> 4];
