@@ -6,6 +6,7 @@
 
 const evgen_rd_format_ops *const evgen_rd_formats[] = {
     &evgen_rd_nettrace_format, /* "Nettrace" */
+    &evgen_rd_netperf_format,  /* FastSerialization's header first: refused, named */
     &evgen_rd_evtrace_format,  /* anything else: "EVTRACE\0", or the error naming both */
     NULL,
 };

@@ -120,6 +120,8 @@ static inline rd_nettrace *evgen_rd_nt(const evgen_reader *rd)
 
 /* The format's entry points (nettrace.c), for the table of formats. */
 extern const evgen_rd_format_ops evgen_rd_nettrace_format;
+/* .netperf (netperf.c): recognised, and refused with a message naming it. */
+extern const evgen_rd_format_ops evgen_rd_netperf_format;
 
 /* nettrace_meta.c: decodes the manifests of `options` into the reader's events (0, or -1 with
  * `error` set); and one metadata record of the trace, defining metadata id `id`. */

@@ -623,6 +623,10 @@ static void test_bad_headers_fail_the_open(void **state)
     expect_open_error(file.data, 0, "empty");
     expect_open_error("EVTRACX", 8, "bad magic at offset 0");
     expect_open_error("GIF89a", 6, "bad magic at offset 0");
+    /* .NET Core 2.x's container: named, with the versions that wrote it and what reads it. */
+    static const char netperf[] = "\x14\0\0\0!FastSerialization.1\x04\0\0\0\x05\x01";
+    expect_open_error(netperf, sizeof netperf - 1, "a .netperf file");
+    expect_open_error(netperf, sizeof netperf - 1, ".NET Core 2.1, 2.2");
     expect_open_error(file.data, 20, "inside the 48-byte file header");
     uint8_t h[48];
     memcpy(h, file.data, 48);
