@@ -14,6 +14,14 @@
 
 #define CV_NO_TYPE UINT32_MAX
 
+/* The metadata block of the events no manifest binds and of the raw types (docs/convert.md). */
+#define CV_NETTRACE_MANIFEST "nettrace"
+/* A raw type's fields: the size of the original payload, then the payload as a byte array. */
+extern const evgen_trace_field evgen_cv_raw_fields[2];
+/* Is `v` a raw type `evgen convert` wrote (a version of the "nettrace" manifest with exactly the
+ * raw fields)? dump prints its payload as a .nettrace dump prints an undecoded one. */
+int evgen_cv_is_raw_type(const evgen_trace_version *v, const evgen_trace_event_info *info);
+
 /* A raw variant: the version of serial `serial` at the trace's version number `version`, for the
  * events of it whose payload does not fit its fixed-size layout. */
 typedef struct cv_raw {

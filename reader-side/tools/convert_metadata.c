@@ -35,11 +35,23 @@ void evgen_cv_plan_free(cv_plan *plan)
     memset(plan, 0, sizeof *plan);
 }
 
-/* A raw type's fields: the size of the original payload, then the payload as a byte array. */
-static const evgen_trace_field raw_fields[2] = {
+const evgen_trace_field evgen_cv_raw_fields[2] = {
     {"RawSize", EVGEN_WIRE_U32, 0, -1, -1, -1},
     {"Raw", EVGEN_WIRE_U8, 1, -1, -1, 0},
 };
+
+int evgen_cv_is_raw_type(const evgen_trace_version *v, const evgen_trace_event_info *info)
+{
+    if (!info->manifest || strcmp(info->manifest->name, CV_NETTRACE_MANIFEST) != 0 || v->n_fields != 2)
+        return 0;
+    for (uint32_t f = 0; f < 2; f++) {
+        const evgen_trace_field *a = &v->fields[f], *b = &evgen_cv_raw_fields[f];
+        if (strcmp(a->name, b->name) != 0 || a->kind != b->kind || a->is_array != b->is_array ||
+            a->count_field != b->count_field)
+            return 0;
+    }
+    return 1;
+}
 
 long evgen_cv_raw_need(cv_plan *plan, uint32_t serial, uint32_t version)
 {
@@ -57,7 +69,7 @@ long evgen_cv_raw_need(cv_plan *plan, uint32_t serial, uint32_t version)
     r->version = version;
     r->type = CV_NO_TYPE;
     r->layout.version = version;
-    r->layout.fields = raw_fields;
+    r->layout.fields = evgen_cv_raw_fields;
     r->layout.n_fields = 2;
     r->layout.fixed_size = -1;
     r->layout.n_variable = 1;
@@ -357,7 +369,7 @@ static int nettrace_block(cv_plan *plan, size_t *cap_blocks, const evgen_reader 
         }
         provider_index(&providers, &n_providers, &cap_providers, p, &oom);
     }
-    encode_head(b, plan->n_types, "nettrace", providers, n_providers, NULL);
+    encode_head(b, plan->n_types, CV_NETTRACE_MANIFEST, providers, n_providers, NULL);
     evgen_wire_meta_put_count(b, g.n_groups);
     for (size_t i = 0; i < g.n_slots; i++) {
         slot *s = &g.slots[i];

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "convert_internal.h" /* the raw types of evgen convert */
 #include "core.h"
 #include "evgen/wire_bytes.h"
 #include "evgen/wire_format.h"
@@ -324,6 +325,7 @@ typedef struct dumper {
     size_t *head_len;
     char ***prefix;
     size_t **prefix_len;
+    uint8_t *raw_type; /* per version serial: a raw type of evgen convert (printed as raw=) */
     const char *names[64]; /* JSON: enum constant names of this event's fields */
     uint32_t name_fields[64];
     size_t n_names;
@@ -547,6 +549,7 @@ static int prepare_version(dumper *d, const rd_version *v)
     }
     if (render_end(d, &saved, &d->head[serial], &d->head_len[serial]) != 0)
         return -1;
+    d->raw_type[serial] = (uint8_t)evgen_cv_is_raw_type(v->pub, info);
     uint32_t n = v->pub->n_fields;
     d->prefix[serial] = calloc(n + 1, sizeof **d->prefix);
     d->prefix_len[serial] = calloc(n + 1, sizeof **d->prefix_len);
@@ -584,6 +587,7 @@ static void free_prepared(dumper *d)
     free(d->head_len);
     free(d->prefix);
     free(d->prefix_len);
+    free(d->raw_type);
 }
 
 static int prepare(dumper *d)
@@ -593,7 +597,8 @@ static int prepare(dumper *d)
     d->head_len = calloc(n + 1, sizeof *d->head_len);
     d->prefix = calloc(n + 1, sizeof *d->prefix);
     d->prefix_len = calloc(n + 1, sizeof *d->prefix_len);
-    if (!d->head || !d->head_len || !d->prefix || !d->prefix_len)
+    d->raw_type = calloc(n + 1, sizeof *d->raw_type);
+    if (!d->head || !d->head_len || !d->prefix || !d->prefix_len || !d->raw_type)
         return -1;
     for (size_t s = 0; s < n; s++)
         if (prepare_version(d, d->rd->versions[s]) != 0)
@@ -615,17 +620,10 @@ static inline void put_rendered(out *o, const char *s, size_t n)
     o->p = w + n;
 }
 
-/* An event no manifest describes (.nettrace): the payload past the fields the trace describes, in
- * hex, so nothing is hidden. */
-static void put_raw_tail(dumper *d, const evgen_event *ev, uint32_t n)
+/* Payload bytes from `off` on, in hex, as the member "raw" of "fields" (JSON) or raw=… (text);
+ * `n`: the fields printed before it. */
+static void put_raw(dumper *d, const evgen_event *ev, uint32_t off, uint32_t n)
 {
-    uint32_t off = 0, size = 0;
-    if (n && evgen_event_field(ev, n - 1, &off, &size))
-        off += size;
-    else if (n)
-        return;
-    if (off >= ev->size)
-        return;
     out *o = &d->o;
     /* JSON: a member of "fields", after the n fields printed before it (none: the first member). */
     puts_(o, !d->json ? " raw=" : n ? ",\"raw\":\"" : "\"raw\":\"");
@@ -637,6 +635,19 @@ static void put_raw_tail(dumper *d, const evgen_event *ev, uint32_t n)
     }
     if (d->json)
         putc_(o, '"');
+}
+
+/* An event no manifest describes (.nettrace): the payload past the fields the trace describes, in
+ * hex, so nothing is hidden. */
+static void put_raw_tail(dumper *d, const evgen_event *ev, uint32_t n)
+{
+    uint32_t off = 0, size = 0;
+    if (n && evgen_event_field(ev, n - 1, &off, &size))
+        off += size;
+    else if (n)
+        return;
+    if (off < ev->size)
+        put_raw(d, ev, off, n);
 }
 
 static void dump_event(dumper *d, const evgen_event *ev)
@@ -664,6 +675,12 @@ static void dump_event(dumper *d, const evgen_event *ev)
     uint32_t n = ev->layout->n_fields, f;
     char *const *prefix = d->prefix[v->serial];
     const size_t *prefix_len = d->prefix_len[v->serial];
+    if (d->raw_type[v->serial]) { /* evgen convert's copy of an undecoded payload: printed as one */
+        uint32_t off = 0, size = 0;
+        if (evgen_event_field(ev, 1, &off, &size) && size)
+            put_raw(d, ev, off, 0);
+        n = f = 0;
+    }
     for (f = 0; f < n; f++) {
         /* Where the field is: the plan applied to the ends the event holds (evgen_rd_locate, inline). */
         const rd_field *pl = &v->plan[f];
@@ -684,7 +701,7 @@ static void dump_event(dumper *d, const evgen_event *ev)
             put_field(d, ev, f, off, size);
         }
     }
-    if (f == n && ev->info->unbound)
+    if (f == n && ev->info->unbound && !d->raw_type[v->serial])
         put_raw_tail(d, ev, n);
     if (!d->json) {
         if (f < n) { /* the payload ends before this field: it and the rest are left out */
