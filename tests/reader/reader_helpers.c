@@ -12,6 +12,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <cmocka.h>
+
 #include "evgen/runtime.h"
 #include "evgen/runtime_emit.h" /* EVGEN_MAX_RECORD_HEADER */
 #include "trace_parse.h" /* tp_crc32: the spec's CRC-32C, independent of the reader's */
@@ -22,6 +27,15 @@ void rh_die(const char *what)
 {
     fprintf(stderr, "reader test helper: %s\n", what);
     abort();
+}
+
+evgen_reader *rh_open_memory(const void *data, size_t size)
+{
+    char *error = NULL;
+    evgen_reader *rd = evgen_reader_open_memory(data, size, &error);
+    if (!rd)
+        fail_msg("cannot open: %s", error);
+    return rd;
 }
 
 /* ---- traces from the runtime ------------------------------------------------------------- */

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "evgen/reader.h"
 #include "evgen/runtime.h"
 
 typedef struct rh_trace {
@@ -19,6 +20,8 @@ typedef struct rh_trace {
 evgen_session *rh_open_session(uint32_t buffer_size);
 void rh_close_session(evgen_session *session, rh_trace *out);
 void rh_die(const char *what); /* prints and aborts */
+/* Opens a trace in memory; fails the test (cmocka) with the reader's error if it cannot. */
+evgen_reader *rh_open_memory(const void *data, size_t size);
 
 /* Runs `fire` with every event enabled in a memory session; the trace goes to `out` (free data). */
 void rh_record(size_t (*fire)(void), uint32_t buffer_size, rh_trace *out);

@@ -53,15 +53,6 @@ static int teardown(void **state)
     return 0;
 }
 
-static evgen_reader *open_bytes(const uint8_t *data, size_t size)
-{
-    char *error = NULL;
-    evgen_reader *rd = evgen_reader_open_memory(data, size, &error);
-    if (!rd)
-        fail_msg("cannot open: %s", error);
-    return rd;
-}
-
 static void assert_file_order(const evgen_reader *rd)
 {
     size_t n;
@@ -170,7 +161,7 @@ static void check_dump(const fixture *f, const char *name, const uint8_t *data, 
 static void test_clean_trace_balances(void **state)
 {
     fixture *f = *state;
-    evgen_reader *rd = open_bytes(f->trace.data, f->trace.size);
+    evgen_reader *rd = rh_open_memory(f->trace.data, f->trace.size);
     size_t np, nt;
     evgen_reader_problems(rd, &np);
     assert_int_equal(np, 0);
@@ -188,7 +179,7 @@ static void test_clean_trace_balances(void **state)
 
     /* Without its end block (the process died): nothing to compare, only that problem. */
     size_t end_at = f->blocks[f->n_blocks - 1].offset;
-    rd = open_bytes(f->trace.data, end_at);
+    rd = rh_open_memory(f->trace.data, end_at);
     const evgen_read_problem *p = evgen_reader_problems(rd, &np);
     assert_int_equal(np, 1);
     assert_int_equal(p[0].offset, end_at);
@@ -243,7 +234,7 @@ static void test_a_block_cut_out_is_missing(void **state)
     uint8_t *data = without_blocks(f, &k, 1, &size);
     uint64_t end_at = f->blocks[f->n_blocks - 1].offset - (b->end - b->offset);
 
-    evgen_reader *rd = open_bytes(data, size);
+    evgen_reader *rd = rh_open_memory(data, size);
     assert_int_equal(evgen_reader_status(rd, NULL), EVGEN_READ_CORRUPT);
     size_t np;
     const evgen_read_problem *p = evgen_reader_problems(rd, &np);
@@ -277,7 +268,7 @@ static void test_a_block_cut_out_is_missing(void **state)
             if (f->blocks[two[i]].thread_id == ids[t])
                 wants[n_want++] = books(ids[t], PER_THREAD, PER_THREAD - f->blocks[two[i]].event_count);
     assert_int_equal(n_want, 2);
-    rd = open_bytes(data, size);
+    rd = rh_open_memory(data, size);
     p = evgen_reader_problems(rd, &np);
     assert_int_equal(np, 2);
     for (size_t i = 0; i < 2; i++) {
@@ -325,7 +316,7 @@ static void test_a_rewritten_end_block_disagrees(void **state)
     size_t size;
     uint8_t *data = with_end(f, THREADS, ids, written, &size);
     assert_int_equal(size, f->trace.size);
-    evgen_reader *rd = open_bytes(data, size);
+    evgen_reader *rd = rh_open_memory(data, size);
     size_t np;
     evgen_reader_problems(rd, &np);
     assert_int_equal(np, 0);
@@ -335,7 +326,7 @@ static void test_a_rewritten_end_block_disagrees(void **state)
     /* One thread with 5 more written than found, one with 3 fewer, one left out (0 written). */
     uint64_t changed[THREADS] = {PER_THREAD + 5, PER_THREAD - 3, 0};
     data = with_end(f, 2, ids, changed, &size);
-    rd = open_bytes(data, size);
+    rd = rh_open_memory(data, size);
     assert_int_equal(evgen_reader_status(rd, NULL), EVGEN_READ_CORRUPT);
     const evgen_read_problem *p = evgen_reader_problems(rd, &np);
     assert_int_equal(np, THREADS);
@@ -361,7 +352,7 @@ static void test_a_rewritten_end_block_disagrees(void **state)
     written[0] = PER_THREAD - 20;
     written[THREADS] = 20;
     data = with_end(f, THREADS + 1, ids, written, &size);
-    rd = open_bytes(data, size);
+    rd = rh_open_memory(data, size);
     evgen_reader_problems(rd, &np);
     assert_int_equal(np, 0);
     size_t nt;
@@ -374,7 +365,7 @@ static void test_a_rewritten_end_block_disagrees(void **state)
     /* Split wrong: one problem for the thread, with the sum. */
     written[THREADS] = 30;
     data = with_end(f, THREADS + 1, ids, written, &size);
-    rd = open_bytes(data, size);
+    rd = rh_open_memory(data, size);
     p = evgen_reader_problems(rd, &np);
     assert_int_equal(np, 1);
     char *want = books(ids[0], PER_THREAD + 10, PER_THREAD);
@@ -402,7 +393,7 @@ static void test_books_in_file_order(void **state)
     rh_put(&file, garbage, sizeof garbage - 1);
     uint64_t end_at = f->blocks[f->n_blocks - 1].offset;
 
-    evgen_reader *rd = open_bytes(file.data, file.len);
+    evgen_reader *rd = rh_open_memory(file.data, file.len);
     size_t np;
     const evgen_read_problem *p = evgen_reader_problems(rd, &np);
     assert_int_equal(np, 3);

@@ -94,11 +94,7 @@ static void check_fields(const evgen_event *ev)
 
 static evgen_reader *open_trace(const rh_trace *t)
 {
-    char *error = NULL;
-    evgen_reader *rd = evgen_reader_open_memory(t->data, t->size, &error);
-    if (!rd)
-        fail_msg("cannot open: %s", error);
-    return rd;
+    return rh_open_memory(t->data, t->size);
 }
 
 static void assert_clean(const evgen_reader *rd)
@@ -407,15 +403,6 @@ static void record(rh_bytes *p, uint64_t type, int64_t delta, int variable, cons
     rh_put(p, payload, size);
 }
 
-static evgen_reader *open_bytes(const rh_bytes *b)
-{
-    char *error = NULL;
-    evgen_reader *rd = evgen_reader_open_memory(b->data, b->len, &error);
-    if (!rd)
-        fail_msg("cannot open: %s", error);
-    return rd;
-}
-
 /* Twenty strings and a trailing integer: the event holds 16 ends, evgen_event_field finds all. */
 static void test_more_variable_fields_than_the_event_holds(void **state)
 {
@@ -443,7 +430,7 @@ static void test_more_variable_fields_than_the_event_holds(void **state)
     uint64_t tid = 77, written = 1;
     rh_end_block(&file, 1, &tid, &written);
 
-    evgen_reader *rd = open_bytes(&file);
+    evgen_reader *rd = rh_open_memory(file.data, file.len);
     assert_clean(rd);
     evgen_event ev;
     assert_true(evgen_reader_next(rd, &ev));
@@ -511,7 +498,7 @@ static void test_short_payloads_end_variable_fields(void **state)
     uint64_t tid = 5, written = 7;
     rh_end_block(&file, 1, &tid, &written);
 
-    evgen_reader *rd = open_bytes(&file);
+    evgen_reader *rd = rh_open_memory(file.data, file.len);
     assert_clean(rd);
     evgen_event ev;
     uint32_t off, size;
@@ -581,7 +568,7 @@ static void test_timestamps_from_another_clock(void **state)
     rh_append_block(&file, 2, 1, 0, 4, 0, RH_START_TICKS, &p);
     uint64_t tid = 1, written = 4;
     rh_end_block(&file, 1, &tid, &written);
-    evgen_reader *rd = open_bytes(&file);
+    evgen_reader *rd = rh_open_memory(file.data, file.len);
     assert_clean(rd);
     evgen_event ev;
     uint64_t ticks = RH_START_TICKS;
@@ -616,7 +603,7 @@ static void test_bad_headers_fail_the_open(void **state)
     rh_file_header(&file, 1, 1000000000u);
     uint64_t tid = 1, written = 0;
     rh_end_block(&file, 1, &tid, &written);
-    evgen_reader *rd = open_bytes(&file);
+    evgen_reader *rd = rh_open_memory(file.data, file.len);
     assert_clean(rd);
     evgen_reader_close(rd);
 
@@ -785,7 +772,7 @@ static void check_bad_block(make_bad make, const char *message, uint64_t lost)
     size_t end_at = file.len;
     rh_end_block(&file, 1, &tid, &written);
 
-    evgen_reader *rd = open_bytes(&file);
+    evgen_reader *rd = rh_open_memory(file.data, file.len);
     assert_int_equal(evgen_reader_status(rd, NULL), EVGEN_READ_CORRUPT);
     size_t np;
     const evgen_read_problem *p = evgen_reader_problems(rd, &np);
@@ -864,7 +851,7 @@ static void test_type_numbers_across_metadata_blocks(void **state)
     size_t end_at = file.len;
     rh_end_block(&file, 1, &tid, &written);
 
-    evgen_reader *rd = open_bytes(&file);
+    evgen_reader *rd = rh_open_memory(file.data, file.len);
     size_t np;
     const evgen_read_problem *pr = evgen_reader_problems(rd, &np);
     assert_int_equal(np, 4);

@@ -113,15 +113,6 @@ static void set_stream(rh_bytes *file, size_t at, uint32_t stream)
         h[12 + i] = (uint8_t)(crc >> (8 * i));
 }
 
-static evgen_reader *open_bytes(const rh_bytes *b)
-{
-    char *error = NULL;
-    evgen_reader *rd = evgen_reader_open_memory(b->data, b->len, &error);
-    if (!rd)
-        fail_msg("cannot open: %s", error);
-    return rd;
-}
-
 static uint32_t value_of(const evgen_event *ev)
 {
     assert_string_equal(ev->info->name, "Tick");
@@ -184,7 +175,7 @@ static void test_streams_in_time_and_file_order(void **state)
     rh_bytes file;
     size_t offsets[N_BLOCKS];
     build(&file, N_BLOCKS, offsets);
-    evgen_reader *rd = open_bytes(&file);
+    evgen_reader *rd = rh_open_memory(file.data, file.len);
     size_t np;
     const evgen_read_problem *p = evgen_reader_problems(rd, &np);
     if (np)
@@ -276,7 +267,7 @@ static void test_stream_bounds(void **state)
     size_t offsets[N_BLOCKS];
     build(&file, N_BLOCKS, offsets);
     set_stream(&file, offsets[3], 255); /* E */
-    evgen_reader *rd = open_bytes(&file);
+    evgen_reader *rd = rh_open_memory(file.data, file.len);
     size_t np;
     evgen_reader_problems(rd, &np);
     assert_int_equal(np, 0);
@@ -292,7 +283,7 @@ static void test_stream_bounds(void **state)
     evgen_reader_close(rd);
 
     set_stream(&file, offsets[3], 256);
-    rd = open_bytes(&file);
+    rd = rh_open_memory(file.data, file.len);
     const evgen_read_problem *p = evgen_reader_problems(rd, &np);
     assert_int_equal(np, 2);
     assert_int_equal(p[0].offset, offsets[3]);
@@ -308,7 +299,7 @@ static void test_stream_bounds(void **state)
     /* A metadata block with a stream: skipped, so no event decodes. */
     build(&file, N_BLOCKS, offsets);
     set_stream(&file, 48, 1);
-    rd = open_bytes(&file);
+    rd = rh_open_memory(file.data, file.len);
     p = evgen_reader_problems(rd, &np);
     assert_true(np >= 1);
     assert_int_equal(p[0].offset, 48);
@@ -323,7 +314,7 @@ static void test_stream_bounds(void **state)
                     ((size_t)last[8] | (size_t)last[9] << 8 | (size_t)last[10] << 16 | (size_t)last[11] << 24);
     assert_int_equal(file.data[end_at + 4], 3);
     set_stream(&file, end_at, 1);
-    rd = open_bytes(&file);
+    rd = rh_open_memory(file.data, file.len);
     p = evgen_reader_problems(rd, &np);
     assert_int_equal(np, 2);
     assert_int_equal(p[0].offset, end_at);
@@ -343,7 +334,7 @@ static void test_resync_finds_a_nested_stream(void **state)
     rh_bytes file;
     size_t offsets[N_BLOCKS];
     build(&file, 1, offsets);
-    evgen_reader *rd = open_bytes(&file);
+    evgen_reader *rd = rh_open_memory(file.data, file.len);
     size_t np;
     const evgen_read_problem *p = evgen_reader_problems(rd, &np);
     assert_int_equal(np, 1);
