@@ -13,18 +13,25 @@
 
 #define TRACES EVGEN_SOURCE_DIR "/../shared/reference/traces/"
 
-char *real_trace_unzip(char **dir)
+char *real_trace_unzip_named(const char *name, char **dir)
 {
-    const char *zip = TRACES REAL_TRACE_NAME ".zip";
-    if (!evgen_test_exists(zip))
+    char *zip = evgen_test_format("%s%s.zip", TRACES, name);
+    if (!evgen_test_exists(zip)) {
+        free(zip);
         return NULL;
+    }
     *dir = evgen_test_tempdir();
     const char *argv[] = {CMAKE_EXE, "-E", "tar", "xf", zip, NULL};
-    char *out = evgen_test_must_run(argv, *dir);
-    free(out);
-    char *path = evgen_test_format("%s/%s", *dir, REAL_TRACE_NAME);
+    free(evgen_test_must_run(argv, *dir));
+    free(zip);
+    char *path = evgen_test_format("%s/%s", *dir, name);
     assert_true(evgen_test_exists(path));
     return path;
+}
+
+char *real_trace_unzip(char **dir)
+{
+    return real_trace_unzip_named(REAL_TRACE_NAME, dir);
 }
 
 void real_trace_remove(char *dir, char *path)

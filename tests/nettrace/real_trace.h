@@ -12,6 +12,9 @@
  * evgen_test_rmtree and frees it). Returns the trace's path (caller frees), or NULL when
  * ../shared is not beside the checkout (the caller skips). A failure to unzip fails the test. */
 char *real_trace_unzip(char **dir);
+/* The same for any trace of ../shared/reference/traces/: `name` is the trace's file name, the zip
+ * is `name`.zip. */
+char *real_trace_unzip_named(const char *name, char **dir);
 /* Removes what real_trace_unzip made (dir may be NULL) and frees both strings. */
 void real_trace_remove(char *dir, char *path);
 

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 #include <json-c/json.h>
 
+#include "real_trace.h"
 #include "test_support.h"
 
 #define TRACES EVGEN_SOURCE_DIR "/../shared/reference/traces"
@@ -87,11 +88,9 @@ static void test_every_line_of_every_real_trace_is_json(void **state)
         size_t n = strlen(de->d_name);
         if (n < 13 || strcmp(de->d_name + n - 13, ".nettrace.zip") != 0)
             continue;
-        char *tmp = evgen_test_tempdir();
-        char *zip = evgen_test_format("%s/%s", TRACES, de->d_name);
-        const char *unzip[] = {CMAKE_EXE, "-E", "tar", "xf", zip, NULL};
-        free(evgen_test_must_run(unzip, tmp));
-        char *trace = evgen_test_format("%s/%.*s", tmp, (int)(n - 4), de->d_name);
+        char *tmp = NULL, *name = evgen_test_format("%.*s", (int)(n - 4), de->d_name);
+        char *trace = real_trace_unzip_named(name, &tmp);
+        assert_non_null(trace);
         raw_list before = {0}, after = {0};
         size_t raw = 0, lines = dump_and_check(trace, &raw, &before);
         assert_true(lines > 0);
@@ -114,10 +113,8 @@ static void test_every_line_of_every_real_trace_is_json(void **state)
         fprintf(stderr, "%s: %zu lines, %zu with an undecoded tail (%zu only that, the same after convert); after "
                 "convert %zu lines\n", de->d_name, lines, raw, before.n, lines_after);
         free(converted);
-        free(trace);
-        free(zip);
-        evgen_test_rmtree(tmp);
-        free(tmp);
+        free(name);
+        real_trace_remove(tmp, trace);
         traces++;
     }
     closedir(dir);
