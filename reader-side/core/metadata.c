@@ -166,14 +166,11 @@ static void decode_structs(mcur *c, evgen_trace_manifest *m)
     m->structs = structs;
 }
 
-/* Lowers a version: each field's start rule and size; the fixed size; the variable fields. */
+/* Lowers a version by the wire's layout rule: each field's start rule and size; the fixed size;
+ * the variable fields. */
 static void lower(mcur *c, const evgen_trace_manifest *m, evgen_trace_version *v, rd_version *rv)
 {
     rv->plan = alloc(c, v->n_fields, sizeof *rv->plan);
-    uint32_t n_var = 0;
-    for (uint32_t f = 0; f < v->n_fields && !c->d.failed; f++)
-        n_var += v->fields[f].is_array || evgen_wire_kind_is_string(v->fields[f].kind);
-    rv->var_fields = alloc(c, n_var, sizeof *rv->var_fields);
     if (c->d.failed)
         return;
     evgen_wire_layout layout;
@@ -195,12 +192,17 @@ static void lower(mcur *c, const evgen_trace_manifest *m, evgen_trace_version *v
                 pl->step = fd->kind == EVGEN_WIRE_UTF8Z ? RD_STEP_UTF8Z : RD_STEP_UTF16Z;
             }
             pl->var = s.var;
-            rv->var_fields[s.var] = f;
         } else {
             pl->step = RD_STEP_FIXED;
             pl->size = s.size;
         }
     }
+    rv->var_fields = alloc(c, layout.n_variable, sizeof *rv->var_fields);
+    if (c->d.failed)
+        return;
+    for (uint32_t f = 0; f < v->n_fields; f++)
+        if (rv->plan[f].step != RD_STEP_FIXED)
+            rv->var_fields[rv->plan[f].var] = f;
     int64_t fixed = evgen_wire_layout_fixed_size(&layout);
     v->n_variable = layout.n_variable;
     v->fixed_size = fixed;

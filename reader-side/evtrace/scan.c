@@ -22,9 +22,8 @@ typedef enum frame_kind {
 
 typedef struct frame {
     uint64_t offset;
-    uint32_t header_size, payload_size;
-    uint32_t stored_crc, crc;
-    evgen_wire_block_header bh; /* decoded when the header is whole */
+    evgen_wire_block_header bh; /* decoded when the header is whole (sizes, the stored crc...) */
+    uint32_t crc;               /* computed */
 } frame;
 
 static frame_kind check_frame(const evgen_reader *rd, uint64_t off, frame *f)
@@ -40,15 +39,12 @@ static frame_kind check_frame(const evgen_reader *rd, uint64_t off, frame *f)
     if (memcmp(h, EVGEN_WIRE_BLOCK_MAGIC, EVGEN_WIRE_BLOCK_MAGIC_SIZE) != 0)
         return FRAME_MAGIC;
     evgen_wire_get_block_header(h, &f->bh);
-    f->header_size = f->bh.header_size;
-    f->payload_size = f->bh.payload_size;
-    if (f->header_size < EVGEN_WIRE_BLOCK_HEADER_SIZE)
+    if (f->bh.header_size < EVGEN_WIRE_BLOCK_HEADER_SIZE)
         return FRAME_HSIZE;
-    if ((uint64_t)f->header_size + f->payload_size > avail)
+    if ((uint64_t)f->bh.header_size + f->bh.payload_size > avail)
         return FRAME_PAST_END;
-    f->stored_crc = f->bh.crc;
-    f->crc = evgen_wire_block_crc(h, h + f->header_size, f->payload_size);
-    return f->crc == f->stored_crc ? FRAME_OK : FRAME_CRC;
+    f->crc = evgen_wire_block_crc(h, h + f->bh.header_size, f->bh.payload_size);
+    return f->crc == f->bh.crc ? FRAME_OK : FRAME_CRC;
 }
 
 /* Cheap checks of a resync candidate's header before its crc is computed, so that garbage full of
@@ -149,9 +145,9 @@ static void metadata_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
         return;
     }
     char why[256];
-    const uint8_t *p = h + f->header_size;
+    const uint8_t *p = h + f->bh.header_size;
     rd_metadata md;
-    int rc = evgen_rd_metadata_decode(rd, p, p + f->payload_size, 0, &md, why, sizeof why);
+    int rc = evgen_rd_metadata_decode(rd, p, p + f->bh.payload_size, 0, &md, why, sizeof why);
     if (rc == 0)
         rc = define_types(rd, et, &md, why, sizeof why);
     if (rc == -2)
@@ -164,9 +160,9 @@ static void metadata_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
 static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f, uint32_t count)
 {
     const uint8_t *h = rd->data + f->offset;
-    const uint8_t *p = h + f->header_size, *start = p, *end = p + f->payload_size;
+    const uint8_t *p = h + f->bh.header_size, *start = p, *end = p + f->bh.payload_size;
     for (uint32_t k = 0; k < count; k++) {
-        uint64_t at = f->offset + f->header_size + (uint64_t)(p - start);
+        uint64_t at = f->offset + f->bh.header_size + (uint64_t)(p - start);
         uint64_t type, size;
         int64_t delta;
         if (p == end) {
@@ -255,7 +251,7 @@ static void events_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
     }
     size_t b = et->n_blocks++;
     et->blocks[b] =
-        (rd_block){f->offset + f->header_size, f->payload_size, count, f->bh.base_ticks, ti, ci, RD_NONE};
+        (rd_block){f->offset + f->bh.header_size, f->bh.payload_size, count, f->bh.base_ticks, ti, ci, RD_NONE};
     rd_chain *chain = &et->chains[ci];
     if (chain->last_block == RD_NONE)
         chain->first_block = b;
@@ -283,18 +279,18 @@ static int add_end_entry(void *ctx, const evgen_wire_end_thread *t)
 
 static void end_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
 {
-    const uint8_t *payload = rd->data + f->offset + f->header_size;
+    const uint8_t *payload = rd->data + f->offset + f->bh.header_size;
     if (!evgen_wire_block_header_events_fields_zero(&f->bh)) {
         evgen_rd_problem(rd, f->offset, "end block with thread fields set: skipped");
         return;
     }
-    if (evgen_wire_get_end(payload, f->payload_size, NULL, NULL, NULL) != 0) {
+    if (evgen_wire_get_end(payload, f->bh.payload_size, NULL, NULL, NULL) != 0) {
         evgen_rd_problem(rd, f->offset, "end block: bad totals: skipped");
         return;
     }
     if (rd->has_end)
         return; /* only one is ever written; a copy adds nothing */
-    if (evgen_wire_get_end(payload, f->payload_size, add_end_entry, rd, NULL) != 0)
+    if (evgen_wire_get_end(payload, f->bh.payload_size, add_end_entry, rd, NULL) != 0)
         rd->oom = 1;
     rd->has_end = 1;
     et->end_offset = f->offset;
@@ -352,14 +348,14 @@ static const char *frame_problem(frame_kind k, const frame *f, char *buf, size_t
     case FRAME_MAGIC:
         return "bad block magic (not \"EVBK\")";
     case FRAME_HSIZE:
-        snprintf(buf, size, "impossible block header size %u", f->header_size);
+        snprintf(buf, size, "impossible block header size %u", f->bh.header_size);
         return buf;
     case FRAME_PAST_END:
-        snprintf(buf, size, "impossible block size: %u + %u bytes run past the end of the file", f->header_size,
-                 f->payload_size);
+        snprintf(buf, size, "impossible block size: %u + %u bytes run past the end of the file", f->bh.header_size,
+                 f->bh.payload_size);
         return buf;
     case FRAME_CRC:
-        snprintf(buf, size, "block checksum mismatch (stored 0x%08x, computed 0x%08x)", f->stored_crc, f->crc);
+        snprintf(buf, size, "block checksum mismatch (stored 0x%08x, computed 0x%08x)", f->bh.crc, f->crc);
         return buf;
     case FRAME_OK:
     case FRAME_SHORT:
@@ -375,7 +371,7 @@ void evgen_rd_scan(evgen_reader *rd, rd_evtrace *et, uint64_t off)
         frame_kind k = check_frame(rd, off, &f);
         if (k == FRAME_OK) {
             block(rd, et, &f);
-            off += (uint64_t)f.header_size + f.payload_size;
+            off += (uint64_t)f.bh.header_size + f.bh.payload_size;
             continue;
         }
         if (k == FRAME_SHORT) {
