@@ -51,12 +51,12 @@ static const evgen_model_slot *slot_named(const evgen_model_version *ver, const 
 static int fixed_from(const evgen_model_event *e, const evgen_model_field *f)
 {
     const evgen_model_slot *latest = slot_named(&e->versions[e->n_versions - 1], f->name);
-    if (!latest || latest->after >= 0 || latest->ptrs_before > 0 || !fixed_loader(latest->field->type.kind))
+    if (!latest || !latest->fixed_offset || !fixed_loader(latest->field->type.kind))
         return -1;
     int from = (int)e->n_versions - 1;
     while (from > 0) {
         const evgen_model_slot *s = slot_named(&e->versions[from - 1], f->name);
-        if (!s || s->after >= 0 || s->ptrs_before > 0 || s->offset != latest->offset ||
+        if (!s || !s->fixed_offset || s->offset != latest->offset ||
             s->field->type.kind != latest->field->type.kind)
             break;
         from--;

@@ -94,6 +94,7 @@ typedef struct evgen_model_slot {
     unsigned ptrs_before;           /* evgen_ptr slots between the base and this slot (offset assumes 8 each) */
     unsigned var_before;            /* variable-length slots before this one */
     unsigned var;                   /* a variable-length slot: its number among the version's */
+    bool fixed_offset;              /* at one offset whatever the pointer size (evgen_wire_slot_is_fixed_offset) */
 } evgen_model_slot;
 
 typedef struct evgen_model_version {

@@ -316,6 +316,7 @@ static void add_slot(evgen_model_version *ver, const evgen_model_field *f, evgen
     s->size = (unsigned)w.size;
     s->var_before = w.var_before;
     s->var = w.var;
+    s->fixed_offset = evgen_wire_slot_is_fixed_offset(&w);
 }
 
 static void lower_event(const evgen_model *model, evgen_model_event *e, const version_set *legacy)
