@@ -201,27 +201,26 @@ static void write_event(convert *cv, const evgen_event *ev)
         cv->oom = 1;
 }
 
+/* A thread the input names that emitted nothing here has no entry. */
+static int has_end_entry(const cv_thread *th)
+{
+    return th->written || th->dropped || th->too_big;
+}
+
 static void write_end_block(convert *cv)
 {
-    evgen_wire_end_thread *entries = malloc((cv->n_threads ? cv->n_threads : 1) * sizeof *entries);
-    evgen_wire_end_thread totals = {0, 0, 0, 0};
     size_t n = 0;
-    if (!entries) {
-        cv->oom = 1;
-        return;
-    }
+    for (size_t i = 0; i < cv->n_threads; i++)
+        n += has_end_entry(&cv->threads[i]);
+    evgen_wire_buf b = {0};
+    evgen_wire_end_writer w;
+    evgen_wire_end_begin(&w, &b, n);
     for (size_t i = 0; i < cv->n_threads; i++) {
         const cv_thread *th = &cv->threads[i];
-        if (!th->written && !th->dropped && !th->too_big)
-            continue; /* a thread the input names that emitted nothing here */
-        entries[n++] = (evgen_wire_end_thread){th->tid, th->written, th->dropped, th->too_big};
-        totals.written += th->written;
-        totals.dropped += th->dropped;
-        totals.too_big += th->too_big;
+        if (has_end_entry(th))
+            evgen_wire_end_put(&w, &(evgen_wire_end_thread){th->tid, th->written, th->dropped, th->too_big});
     }
-    evgen_wire_buf b = {0};
-    evgen_wire_put_end(&b, entries, n, &totals);
-    free(entries);
+    evgen_wire_end_finish(&w, 0);
     if (b.failed)
         cv->oom = 1;
     else

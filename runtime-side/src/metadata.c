@@ -107,20 +107,14 @@ uint8_t *evgen_manifest_metadata(const evgen_manifest_desc *manifest, size_t *si
 /* `unattributed`: drops of threads interrupted while joining the session, in no thread's entry. */
 rt_buffer *evgen_rt_end_block(const evgen_session *s, uint64_t unattributed)
 {
-    evgen_wire_end_thread *threads = calloc(s->n_totals ? s->n_totals : 1, sizeof *threads);
-    if (!threads)
-        return NULL;
-    evgen_wire_end_thread sum = {0, 0, unattributed, 0};
+    evgen_wire_buf o = {0};
+    evgen_wire_end_writer w;
+    evgen_wire_end_begin(&w, &o, s->n_totals);
     for (size_t i = 0; i < s->n_totals; i++) {
         const evgen_thread_totals *t = &s->totals[i];
-        threads[i] = (evgen_wire_end_thread){t->thread_id, t->written, t->dropped, t->too_big};
-        sum.written += t->written;
-        sum.dropped += t->dropped;
-        sum.too_big += t->too_big;
+        evgen_wire_end_put(&w, &(evgen_wire_end_thread){t->thread_id, t->written, t->dropped, t->too_big});
     }
-    evgen_wire_buf o = {0};
-    evgen_wire_put_end(&o, threads, s->n_totals, &sum);
-    free(threads);
+    evgen_wire_end_finish(&w, unattributed);
     rt_buffer *b = evgen_rt_block_new(EVGEN_WIRE_BLOCK_END, &o);
     evgen_wire_buf_free(&o);
     return b;

@@ -243,20 +243,25 @@ static void test_end_block(void **state)
 {
     (void)state;
     const evgen_wire_end_thread threads[] = {{11, 100, 2, 0}, {12, 300, 0, 1}};
-    const evgen_wire_end_thread totals = {0, 400, 2, 1};
     evgen_wire_buf b = {0};
-    evgen_wire_put_end(&b, threads, 2, &totals);
+    evgen_wire_end_writer w;
+    evgen_wire_end_begin(&w, &b, 2);
+    for (size_t i = 0; i < 2; i++)
+        evgen_wire_end_put(&w, &threads[i]);
+    evgen_wire_end_finish(&w, 5); /* 5 drops in no thread's entry */
     evgen_wire_end_thread sum = {0, 0, 0, 0}, got;
     assert_int_equal(evgen_wire_get_end(b.data, b.len, collect_end, &sum, &got), 0);
     assert_true(sum.thread_id == 23 && sum.written == 400);
-    assert_true(got.written == 400 && got.dropped == 2 && got.too_big == 1);
+    assert_true(got.written == 400 && got.dropped == 7 && got.too_big == 1);
     for (size_t n = 0; n < b.len; n++) /* every cut is refused */
         assert_int_equal(evgen_wire_get_end(b.data, n, NULL, NULL, NULL), -1);
     evgen_wire_buf_varint(&b, 0); /* a byte after the totals */
     assert_int_equal(evgen_wire_get_end(b.data, b.len, NULL, NULL, NULL), -1);
     evgen_wire_buf_free(&b);
-    const evgen_wire_end_thread bad[] = {{666, 1, 0, 0}};
-    evgen_wire_put_end(&b, bad, 1, &totals);
+    const evgen_wire_end_thread bad = {666, 1, 0, 0};
+    evgen_wire_end_begin(&w, &b, 1);
+    evgen_wire_end_put(&w, &bad);
+    evgen_wire_end_finish(&w, 0);
     assert_int_equal(evgen_wire_get_end(b.data, b.len, collect_end, &sum, NULL), 7);
     evgen_wire_buf_free(&b);
 }

@@ -113,19 +113,29 @@ int evgen_wire_block_header_is_written_form(const evgen_wire_block_header *bh)
     return evgen_wire_block_header_events_fields_zero(bh);
 }
 
-void evgen_wire_put_end(evgen_wire_buf *out, const evgen_wire_end_thread *threads, size_t n_threads,
-                        const evgen_wire_end_thread *totals)
+void evgen_wire_end_begin(evgen_wire_end_writer *w, evgen_wire_buf *out, size_t n_threads)
 {
+    w->out = out;
+    w->sum = (evgen_wire_end_thread){0, 0, 0, 0};
     evgen_wire_buf_varint(out, n_threads);
-    for (size_t i = 0; i < n_threads; i++) {
-        evgen_wire_buf_varint(out, threads[i].thread_id);
-        evgen_wire_buf_varint(out, threads[i].written);
-        evgen_wire_buf_varint(out, threads[i].dropped);
-        evgen_wire_buf_varint(out, threads[i].too_big);
-    }
-    evgen_wire_buf_varint(out, totals->written);
-    evgen_wire_buf_varint(out, totals->dropped);
-    evgen_wire_buf_varint(out, totals->too_big);
+}
+
+void evgen_wire_end_put(evgen_wire_end_writer *w, const evgen_wire_end_thread *thread)
+{
+    evgen_wire_buf_varint(w->out, thread->thread_id);
+    evgen_wire_buf_varint(w->out, thread->written);
+    evgen_wire_buf_varint(w->out, thread->dropped);
+    evgen_wire_buf_varint(w->out, thread->too_big);
+    w->sum.written += thread->written;
+    w->sum.dropped += thread->dropped;
+    w->sum.too_big += thread->too_big;
+}
+
+void evgen_wire_end_finish(evgen_wire_end_writer *w, uint64_t extra_dropped)
+{
+    evgen_wire_buf_varint(w->out, w->sum.written);
+    evgen_wire_buf_varint(w->out, w->sum.dropped + extra_dropped);
+    evgen_wire_buf_varint(w->out, w->sum.too_big);
 }
 
 int evgen_wire_get_end(const uint8_t *payload, size_t size, int (*entry)(void *ctx, const evgen_wire_end_thread *t),

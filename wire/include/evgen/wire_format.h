@@ -130,9 +130,17 @@ typedef struct evgen_wire_end_thread {
     uint64_t thread_id, written, dropped, too_big;
 } evgen_wire_end_thread;
 
-/* Encodes an end block's payload: the threads' entries, then the totals. */
-void evgen_wire_put_end(evgen_wire_buf *out, const evgen_wire_end_thread *threads, size_t n_threads,
-                        const evgen_wire_end_thread *totals);
+/* Encodes an end block's payload without building a table of entries: begin with the number of
+ * entries, put each thread's entry, then finish, which writes the totals — the sums of the entries,
+ * plus `extra_dropped` for drops no thread's entry holds. */
+typedef struct evgen_wire_end_writer {
+    evgen_wire_buf *out;
+    evgen_wire_end_thread sum;
+} evgen_wire_end_writer;
+
+void evgen_wire_end_begin(evgen_wire_end_writer *w, evgen_wire_buf *out, size_t n_threads);
+void evgen_wire_end_put(evgen_wire_end_writer *w, const evgen_wire_end_thread *thread);
+void evgen_wire_end_finish(evgen_wire_end_writer *w, uint64_t extra_dropped);
 /* Decodes an end block's payload, calling `entry` for each thread's entry in order (NULL: only
  * check); returns 0, -1 for a bad encoding (bad varint, a count past the block, bytes after the
  * totals) or what `entry` returned if it returned non-zero. `totals` (may be NULL) gets the totals
