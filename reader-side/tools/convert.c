@@ -240,7 +240,10 @@ static int write_trace(convert *cv, const evgen_reader_options *options)
     for (size_t i = 0; i < cv->plan.n_blocks; i++)
         write_block(cv, EVGEN_WIRE_BLOCK_METADATA, 0, 0, 0, 0, &cv->plan.blocks[i]);
     evgen_event ev;
-    evgen_reader_rewind(cv->rd, EVGEN_ORDER_FILE);
+    /* In time order: an .evtrace thread's events are in time order (the reader merges threads on
+     * that), and a .nettrace thread's are not always in file order, since another thread can
+     * write events for it (the sample profiler writes every thread's samples). */
+    evgen_reader_rewind(cv->rd, EVGEN_ORDER_TIME);
     while (!cv->oom && !cv->write_errno && !cv->too_large && evgen_reader_next(cv->rd, &ev))
         write_event(cv, &ev);
     for (size_t i = 0; i < cv->n_threads && !cv->oom && !cv->too_large; i++)

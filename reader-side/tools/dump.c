@@ -1,10 +1,10 @@
 /* dump.c — `evgen dump`: every event as a text or JSON line decoded from the trace's metadata,
- * written through a large buffer with hand-rolled number formatting and nothing allocated per
- * event (each version's line head and field prefixes are rendered once); --stats; the trace's
- * problems on stderr; a progress bar on a terminal. */
+ * written through the dump's output buffer (dump_out.h) and, in JSON, its one JSON writer
+ * (dump_json.h), with nothing allocated per event (each version's line head and field keys are
+ * rendered once); --stats (dump_stats.c); the trace's problems on stderr; a progress bar on a
+ * terminal. */
 #include "evgen/dump.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,18 +13,13 @@
 
 #include "convert_internal.h" /* the raw types of evgen convert */
 #include "core.h"
+#include "dump_json.h"
+#include "dump_out.h"
+#include "dump_stats.h"
 #include "evgen/wire_bytes.h"
 #include "evgen/wire_format.h"
 #include "evgen/wire_kinds.h"
 
-/* Was the file a .nettrace one? Its header and statistics say which container they describe. */
-static int is_nettrace(const evgen_reader *rd)
-{
-    return rd->header.container == EVGEN_CONTAINER_NETTRACE;
-}
-
-#define OUT_SIZE (1u << 20)
-#define ROOM 128 /* bytes one number, GUID or escape needs at most */
 #define PROGRESS_MIN_SIZE (64ull << 20)
 
 void evgen_dump_options_init(evgen_dump_options *o)
@@ -36,296 +31,23 @@ void evgen_dump_options_init(evgen_dump_options *o)
     o->progress = 1;
 }
 
-/* ---- the output buffer -------------------------------------------------------------------- */
-
-typedef struct out {
-    char *buf, *p, *end;
-    int fd;
-    int error; /* errno of the first failed write */
-} out;
-
-static void out_flush(out *o)
-{
-    const char *q = o->buf;
-    while (q < o->p && !o->error) {
-        ssize_t n = write(o->fd, q, (size_t)(o->p - q));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            o->error = n < 0 ? errno : EIO;
-        else
-            q += n;
-    }
-    o->p = o->buf;
-}
-
-/* At least `n` (<= OUT_SIZE) bytes of room at o->p. */
-static inline char *room(out *o, size_t n)
-{
-    if ((size_t)(o->end - o->p) < n)
-        out_flush(o);
-    return o->p;
-}
-
-static void put(out *o, const char *s, size_t n)
-{
-    while (n) {
-        if (o->p == o->end)
-            out_flush(o);
-        size_t k = (size_t)(o->end - o->p) < n ? (size_t)(o->end - o->p) : n;
-        memcpy(o->p, s, k);
-        o->p += k;
-        s += k;
-        n -= k;
-    }
-}
-
-static void puts_(out *o, const char *s)
-{
-    put(o, s, strlen(s));
-}
-
-static inline void putc_(out *o, char c)
-{
-    if (o->p == o->end)
-        out_flush(o);
-    *o->p++ = c;
-}
-
-/* ---- numbers ------------------------------------------------------------------------------ */
-
-static const char digits2[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-                              "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-                              "8081828384858687888990919293949596979899";
-
-/* Decimal digits of v (1 for 0): log10 from the bit length, corrected by one comparison. */
-static inline unsigned decimal_length(uint64_t v)
-{
-    static const uint64_t p10[20] = {1ull,
-                                     10ull,
-                                     100ull,
-                                     1000ull,
-                                     10000ull,
-                                     100000ull,
-                                     1000000ull,
-                                     10000000ull,
-                                     100000000ull,
-                                     1000000000ull,
-                                     10000000000ull,
-                                     100000000000ull,
-                                     1000000000000ull,
-                                     10000000000000ull,
-                                     100000000000000ull,
-                                     1000000000000000ull,
-                                     10000000000000000ull,
-                                     100000000000000000ull,
-                                     1000000000000000000ull,
-                                     10000000000000000000ull};
-    v |= 1;
-    unsigned t = ((64u - (unsigned)__builtin_clzll(v)) * 1233u) >> 12;
-    return t + (v >= p10[t]);
-}
-
-static inline char *fmt_u64(char *w, uint64_t v)
-{
-    unsigned n = decimal_length(v);
-    char *t = w + n;
-    while (v >= 100) {
-        unsigned r = (unsigned)(v % 100);
-        v /= 100;
-        t -= 2;
-        t[0] = digits2[2 * r];
-        t[1] = digits2[2 * r + 1];
-    }
-    if (v >= 10) {
-        t[-2] = digits2[2 * v];
-        t[-1] = digits2[2 * v + 1];
-    } else {
-        t[-1] = (char)('0' + v);
-    }
-    return w + n;
-}
-
-static inline char *fmt_i64(char *w, int64_t v)
-{
-    if (v < 0) {
-        *w++ = '-';
-        return fmt_u64(w, 0 - (uint64_t)v);
-    }
-    return fmt_u64(w, (uint64_t)v);
-}
-
-static const char hexdigits[] = "0123456789abcdef";
-
-static char *fmt_hex(char *w, uint64_t v, int width)
-{
-    char tmp[16];
-    int n = 0;
-    do {
-        tmp[n++] = hexdigits[v & 15];
-        v >>= 4;
-    } while (v || n < width);
-    while (n)
-        *w++ = tmp[--n];
-    return w;
-}
-
-/* ---- strings ------------------------------------------------------------------------------ */
-
-/* The length of the valid UTF-8 sequence at s (n bytes left), or 0. */
-static size_t utf8_sequence(const uint8_t *s, size_t n)
-{
-    uint8_t c = s[0];
-    if (c >= 0xC2 && c <= 0xDF)
-        return n >= 2 && (s[1] & 0xC0) == 0x80 ? 2 : 0;
-    if (c >= 0xE0 && c <= 0xEF) {
-        if (n < 3 || (s[2] & 0xC0) != 0x80)
-            return 0;
-        uint8_t lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-        return s[1] >= lo && s[1] <= hi ? 3 : 0;
-    }
-    if (c >= 0xF0 && c <= 0xF4) {
-        if (n < 4 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80)
-            return 0;
-        uint8_t lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-        return s[1] >= lo && s[1] <= hi ? 4 : 0;
-    }
-    return 0;
-}
-
-/* An ASCII character, escaped for a quoted text or JSON string. */
-static inline char *escape_ascii(char *w, unsigned c, int json)
-{
-    if (c >= 0x20 && c != '"' && c != '\\' && c != 0x7f) {
-        *w++ = (char)c;
-        return w;
-    }
-    *w++ = '\\';
-    switch (c) {
-    case '"':
-    case '\\':
-        *w++ = (char)c;
-        return w;
-    case '\n':
-        *w++ = 'n';
-        return w;
-    case '\r':
-        *w++ = 'r';
-        return w;
-    case '\t':
-        *w++ = 't';
-        return w;
-    default:
-        break;
-    }
-    if (json) {
-        if (c == 0x7f) {
-            w[-1] = 0x7f; /* JSON leaves DEL alone */
-            return w;
-        }
-        memcpy(w, "u00", 3);
-        w[3] = hexdigits[c >> 4];
-        w[4] = hexdigits[c & 15];
-        return w + 5;
-    }
-    *w++ = 'x';
-    *w++ = hexdigits[c >> 4];
-    *w++ = hexdigits[c & 15];
-    return w;
-}
-
-static char *put_codepoint(char *w, uint32_t cp)
-{
-    if (cp < 0x800) {
-        *w++ = (char)(0xC0 | (cp >> 6));
-    } else {
-        if (cp < 0x10000) {
-            *w++ = (char)(0xE0 | (cp >> 12));
-        } else {
-            *w++ = (char)(0xF0 | (cp >> 18));
-            *w++ = (char)(0x80 | ((cp >> 12) & 0x3F));
-        }
-        *w++ = (char)(0x80 | ((cp >> 6) & 0x3F));
-    }
-    *w++ = (char)(0x80 | (cp & 0x3F));
-    return w;
-}
-
-/* A quoted string from UTF-8 bytes: invalid bytes become \xNN in text, U+FFFD in JSON. */
-static void put_utf8(out *o, const uint8_t *s, size_t n, int json)
-{
-    putc_(o, '"');
-    size_t i = 0;
-    while (i < n) {
-        char *w = room(o, 16);
-        uint8_t c = s[i];
-        if (c < 0x80) {
-            o->p = escape_ascii(w, c, json);
-            i++;
-            continue;
-        }
-        size_t k = utf8_sequence(s + i, n - i);
-        if (k) {
-            memcpy(w, s + i, k);
-            o->p = w + k;
-            i += k;
-        } else if (json) {
-            memcpy(w, "\\ufffd", 6);
-            o->p = w + 6;
-            i++;
-        } else {
-            w[0] = '\\';
-            w[1] = 'x';
-            w[2] = hexdigits[c >> 4];
-            w[3] = hexdigits[c & 15];
-            o->p = w + 4;
-            i++;
-        }
-    }
-    putc_(o, '"');
-}
-
-/* A quoted string from UTF-16LE units: unpaired surrogates become U+FFFD. */
-static void put_utf16(out *o, const uint8_t *s, size_t units, int json)
-{
-    putc_(o, '"');
-    for (size_t i = 0; i < units; i++) {
-        char *w = room(o, 16);
-        uint32_t u = evgen_wire_le16(s + 2 * i), cp = u;
-        if (u >= 0xD800 && u <= 0xDFFF) {
-            uint32_t lo = i + 1 < units ? evgen_wire_le16(s + 2 * i + 2) : 0;
-            if (u <= 0xDBFF && lo >= 0xDC00 && lo <= 0xDFFF) {
-                cp = 0x10000 + ((u - 0xD800) << 10) + (lo - 0xDC00);
-                i++;
-            } else {
-                cp = 0xFFFD;
-            }
-        }
-        o->p = cp < 0x80 ? escape_ascii(w, cp, json) : put_codepoint(w, cp);
-    }
-    putc_(o, '"');
-}
-
-/* A name from the metadata, as a JSON string. */
-static void put_json_string(out *o, const char *s)
-{
-    put_utf8(o, (const uint8_t *)s, strlen(s), 1);
-}
-
 /* ---- values ------------------------------------------------------------------------------- */
 
 typedef struct dumper {
-    out o;
+    dump_buffer o;
+    json_writer jw; /* JSON: every separator of an event line */
     evgen_reader *rd;
     int json;
     unsigned pointer_size;
     /* per version serial: the line head (text " Name_Vn"; JSON up to "fields":{) and each
-     * field's prefix (text " Field="; JSON "Field":), rendered once */
+     * field's prefix (text " Field="; JSON "Field":), rendered once; JSON's separators are the
+     * writer's to place */
     char **head;
     size_t *head_len;
     char ***prefix;
     size_t **prefix_len;
     uint8_t *raw_type; /* per version serial: a raw type of evgen convert (printed as raw=) */
+    uint32_t *raw_bound; /* per raw type's serial: the bound version it was read with + 1, or 0 */
     const char *names[64]; /* JSON: enum constant names of this event's fields */
     uint32_t name_fields[64];
     size_t n_names;
@@ -367,7 +89,7 @@ static char *fmt_guid(char *w, const uint8_t *p)
  * of an enum value in JSON (NULL if none). */
 static void put_scalar(dumper *d, unsigned kind, const uint8_t *p, const evgen_trace_enum *en, const char **name)
 {
-    out *o = &d->o;
+    dump_buffer *o = &d->o;
     char *w = room(o, ROOM);
     unsigned size = evgen_wire_kind_size(kind, d->pointer_size);
     switch (evgen_wire_kind_class(kind)) {
@@ -443,37 +165,51 @@ static void put_scalar(dumper *d, unsigned kind, const uint8_t *p, const evgen_t
 static void put_array(dumper *d, const evgen_trace_field *fd, const evgen_trace_manifest *m, const uint8_t *p,
                       uint32_t size)
 {
-    out *o = &d->o;
+    dump_buffer *o = &d->o;
+    json_writer *w = &d->jw;
     const evgen_trace_struct *st = fd->kind == EVGEN_WIRE_STRUCT ? &m->structs[fd->struct_index] : NULL;
     uint32_t elem = st ? st->stride : evgen_wire_kind_size(fd->kind, d->pointer_size);
     const evgen_trace_enum *en = fd->enum_index >= 0 ? &m->enums[fd->enum_index] : NULL;
     uint32_t count = elem ? size / elem : 0;
-    putc_(o, '[');
+    if (d->json)
+        jw_begin_array(w);
+    else
+        putc_(o, '[');
     for (uint32_t i = 0; i < count; i++) {
         const uint8_t *e = p + (size_t)i * elem;
-        if (i)
+        if (!d->json && i)
             putc_(o, ',');
         if (!st) {
+            if (d->json)
+                jw_value(w);
             put_scalar(d, fd->kind, e, en, NULL);
             continue;
         }
-        putc_(o, '{');
+        if (d->json)
+            jw_begin_object(w);
+        else
+            putc_(o, '{');
         for (uint32_t k = 0; k < st->n_members; k++) {
             const evgen_trace_member *mb = &st->members[k];
-            if (k)
-                putc_(o, ',');
             if (d->json) {
-                put_json_string(o, mb->name);
-                putc_(o, ':');
+                jw_key(w, mb->name);
             } else {
+                if (k)
+                    putc_(o, ',');
                 puts_(o, mb->name);
                 putc_(o, '=');
             }
             put_scalar(d, mb->kind, e + mb->offset, mb->enum_index >= 0 ? &m->enums[mb->enum_index] : NULL, NULL);
         }
-        putc_(o, '}');
+        if (d->json)
+            jw_end(w);
+        else
+            putc_(o, '}');
     }
-    putc_(o, ']');
+    if (d->json)
+        jw_end(w);
+    else
+        putc_(o, ']');
 }
 
 static void put_field(dumper *d, const evgen_event *ev, uint32_t f, uint32_t off, uint32_t size)
@@ -502,7 +238,7 @@ static void put_field(dumper *d, const evgen_event *ev, uint32_t f, uint32_t off
 
 /* Renders text at setup (never per event) into a buffer of `capacity` bytes, through the same
  * output functions: the capacity covers the worst escaping, so nothing is flushed. */
-static int render_begin(dumper *d, out *saved, size_t capacity)
+static int render_begin(dumper *d, dump_buffer *saved, size_t capacity)
 {
     *saved = d->o;
     d->o.buf = d->o.p = calloc(1, capacity); /* zeroed: put_rendered copies whole 16-byte steps */
@@ -512,7 +248,7 @@ static int render_begin(dumper *d, out *saved, size_t capacity)
     return d->o.buf ? 0 : -1;
 }
 
-static int render_end(dumper *d, out *saved, char **text, size_t *len)
+static int render_end(dumper *d, dump_buffer *saved, char **text, size_t *len)
 {
     int ok = !d->o.error;
     *len = (size_t)(d->o.p - d->o.buf);
@@ -524,22 +260,17 @@ static int render_end(dumper *d, out *saved, char **text, size_t *len)
 static int prepare_version(dumper *d, const rd_version *v)
 {
     const evgen_trace_event_info *info = v->info;
-    out saved;
+    dump_buffer saved;
     uint32_t serial = v->serial;
     if (render_begin(d, &saved, 6 * (strlen(info->name) + strlen(info->provider)) + 2 * ROOM) != 0)
         return -1;
-    if (d->json) {
-        puts_(&d->o, ",\"event\":");
-        put_json_string(&d->o, info->name);
-        puts_(&d->o, ",\"provider\":");
-        put_json_string(&d->o, info->provider);
-        char *w = room(&d->o, ROOM);
-        memcpy(w, ",\"id\":", 6);
-        w = fmt_u64(w + 6, info->id);
-        memcpy(w, ",\"version\":", 11);
-        w = fmt_u64(w + 11, v->pub->version);
-        memcpy(w, ",\"fields\":{", 11);
-        d->o.p = w + 11;
+    if (d->json) { /* whole members, replayed with jw_members_rendered */
+        json_writer members;
+        jw_init_members(&members, &d->o);
+        jw_key_string(&members, "event", info->name);
+        jw_key_string(&members, "provider", info->provider);
+        jw_key_u64(&members, "id", info->id);
+        jw_key_u64(&members, "version", v->pub->version);
     } else {
         putc_(&d->o, ' ');
         puts_(&d->o, info->name);
@@ -558,9 +289,7 @@ static int prepare_version(dumper *d, const rd_version *v)
     for (uint32_t f = 0; f < n; f++) {
         if (render_begin(d, &saved, 6 * strlen(v->pub->fields[f].name) + ROOM) != 0)
             return -1;
-        if (d->json) {
-            if (f)
-                putc_(&d->o, ',');
+        if (d->json) { /* a key alone, replayed with jw_key_rendered */
             put_json_string(&d->o, v->pub->fields[f].name);
             putc_(&d->o, ':');
         } else {
@@ -572,6 +301,36 @@ static int prepare_version(dumper *d, const rd_version *v)
             return -1;
     }
     return 0;
+}
+
+/* evgen convert writes a bound event whose payload does not fit the fixed size of the version
+ * it was read with (a newer runtime's version with more fields) as a raw type under the provider
+ * "<provider> (raw)" (docs/convert.md). The version it was read with is the bound event of the
+ * same name and id under <provider>, the newest version at or below the raw one's, whose fields
+ * all have a fixed size: dump decodes the fields with it and prints only the tail as raw, as a
+ * dump of the .nettrace did. Its serial + 1, or 0 when there is none (an unbound event's raw type). */
+static uint32_t raw_bound_version(const dumper *d, const rd_version *raw)
+{
+    static const char suffix[] = " (raw)";
+    const evgen_trace_event_info *ri = raw->info;
+    size_t len = strlen(ri->provider), slen = sizeof suffix - 1;
+    if (len <= slen || strcmp(ri->provider + len - slen, suffix) != 0)
+        return 0;
+    const rd_version *best = NULL;
+    for (size_t s = 0; s < d->rd->n_versions; s++) {
+        const rd_version *v = d->rd->versions[s];
+        const evgen_trace_event_info *vi = v->info;
+        if (d->raw_type[s] || vi->id != ri->id || strcmp(vi->name, ri->name) != 0 ||
+            strncmp(vi->provider, ri->provider, len - slen) != 0 || vi->provider[len - slen] != '\0' ||
+            v->pub->version > raw->pub->version || (best && best->pub->version >= v->pub->version))
+            continue;
+        int fixed = 1;
+        for (uint32_t f = 0; f < v->pub->n_fields && fixed; f++)
+            fixed = v->plan[f].step == RD_STEP_FIXED && v->plan[f].after == 0;
+        if (fixed)
+            best = v;
+    }
+    return best ? best->serial + 1 : 0;
 }
 
 static void free_prepared(dumper *d)
@@ -588,6 +347,7 @@ static void free_prepared(dumper *d)
     free(d->prefix);
     free(d->prefix_len);
     free(d->raw_type);
+    free(d->raw_bound);
 }
 
 static int prepare(dumper *d)
@@ -598,35 +358,36 @@ static int prepare(dumper *d)
     d->prefix = calloc(n + 1, sizeof *d->prefix);
     d->prefix_len = calloc(n + 1, sizeof *d->prefix_len);
     d->raw_type = calloc(n + 1, sizeof *d->raw_type);
-    if (!d->head || !d->head_len || !d->prefix || !d->prefix_len || !d->raw_type)
+    d->raw_bound = calloc(n + 1, sizeof *d->raw_bound);
+    if (!d->head || !d->head_len || !d->prefix || !d->prefix_len || !d->raw_type || !d->raw_bound)
         return -1;
     for (size_t s = 0; s < n; s++)
         if (prepare_version(d, d->rd->versions[s]) != 0)
             return -1;
+    for (size_t s = 0; s < n; s++)
+        if (d->raw_type[s])
+            d->raw_bound[s] = raw_bound_version(d, d->rd->versions[s]);
     return 0;
 }
 
-/* Copies a rendered prefix: short ones in 16-byte steps (the rendered buffers have room to
- * spare, so reading past `n` stays inside them), with no call into the C library. */
-static inline void put_rendered(out *o, const char *s, size_t n)
-{
-    if (n > 64) {
-        put(o, s, n);
-        return;
-    }
-    char *w = room(o, 80);
-    for (size_t i = 0; i < n; i += 16)
-        memcpy(w + i, s + i, 16);
-    o->p = w + n;
-}
+/* Keys of every JSON line, zero-padded for put_rendered's 16-byte steps. */
+static const char key_timestamp[32] = "\"timestamp_ns\":", key_thread[32] = "\"thread\":",
+                  key_stream[32] = "\"stream\":", key_fields[32] = "\"fields\":", key_raw[32] = "\"raw\":",
+                  key_names[32] = "\"names\":";
 
-/* Payload bytes from `off` on, in hex, as the member "raw" of "fields" (JSON) or raw=… (text);
- * `n`: the fields printed before it. */
-static void put_raw(dumper *d, const evgen_event *ev, uint32_t off, uint32_t n)
+/* Payload bytes from `off` on, in hex: the member "raw" of "fields" (JSON) or raw=… (text). What
+ * no field describes is printed this way in every path, so nothing is hidden: the payload of an
+ * event no metadata describes, the tail past the fields it describes (a newer version's fields,
+ * or bytes of unknown meaning), and evgen convert's copy of an undecoded payload. */
+static void put_raw(dumper *d, const evgen_event *ev, uint32_t off)
 {
-    out *o = &d->o;
-    /* JSON: a member of "fields", after the n fields printed before it (none: the first member). */
-    puts_(o, !d->json ? " raw=" : n ? ",\"raw\":\"" : "\"raw\":\"");
+    dump_buffer *o = &d->o;
+    if (d->json) {
+        jw_key_rendered(&d->jw, key_raw, strlen(key_raw));
+        putc_(o, '"');
+    } else {
+        puts_(o, " raw=");
+    }
     for (uint32_t i = off; i < ev->size; i++) {
         char *w = room(o, 2);
         w[0] = hexdigits[ev->payload[i] >> 4];
@@ -637,50 +398,94 @@ static void put_raw(dumper *d, const evgen_event *ev, uint32_t off, uint32_t n)
         putc_(o, '"');
 }
 
-/* An event no manifest describes (.nettrace): the payload past the fields the trace describes, in
- * hex, so nothing is hidden. */
-static void put_raw_tail(dumper *d, const evgen_event *ev, uint32_t n)
+/* The start of a line: time, thread, nested stream, then the version's rendered head. */
+static void put_line_head(dumper *d, const evgen_event *ev, const rd_version *v)
 {
-    uint32_t off = 0, size = 0;
-    if (n && evgen_event_field(ev, n - 1, &off, &size))
-        off += size;
-    else if (n)
+    dump_buffer *o = &d->o;
+    if (!d->json) {
+        char *w = room(o, ROOM);
+        w = fmt_u64(w, ev->timestamp_ns);
+        *w++ = ' ';
+        o->p = fmt_u64(w, ev->thread_id);
+        put_rendered(o, d->head[v->serial], d->head_len[v->serial]);
         return;
-    if (off < ev->size)
-        put_raw(d, ev, off, n);
+    }
+    json_writer *w = &d->jw;
+    jw_begin_object(w);
+    jw_key_rendered(w, key_timestamp, strlen(key_timestamp));
+    jw_u64(w, ev->timestamp_ns);
+    jw_key_rendered(w, key_thread, strlen(key_thread));
+    jw_u64(w, ev->thread_id);
+    if (ev->stream) { /* an event of a signal handler's nested stream; most have none */
+        jw_key_rendered(w, key_stream, strlen(key_stream));
+        jw_u64(w, ev->stream);
+    }
+    jw_members_rendered(w, d->head[v->serial], d->head_len[v->serial]);
+    jw_key_rendered(w, key_fields, strlen(key_fields));
+    jw_begin_object(w);
+}
+
+/* The end of a line: the fields left out of a payload that ends early; in JSON, the enum constant
+ * names of the fields that have one. */
+static void put_line_end(dumper *d, const evgen_event *ev, const rd_version *v, uint32_t truncated_at, uint32_t n)
+{
+    dump_buffer *o = &d->o;
+    if (!d->json) {
+        if (truncated_at < n) { /* the payload ends before this field: it and the rest are left dump_buffer */
+            puts_(o, " <truncated at ");
+            puts_(o, ev->layout->fields[truncated_at].name);
+            putc_(o, '>');
+        }
+        putc_(o, '\n');
+        return;
+    }
+    json_writer *w = &d->jw;
+    jw_end(w); /* "fields" */
+    if (d->n_names) {
+        jw_key_rendered(w, key_names, strlen(key_names));
+        jw_begin_object(w);
+        for (size_t i = 0; i < d->n_names; i++) { /* keyed by the field's own rendered key */
+            uint32_t f = d->name_fields[i];
+            jw_key_rendered(w, d->prefix[v->serial][f], d->prefix_len[v->serial][f]);
+            jw_string(w, d->names[i]);
+        }
+        jw_end(w);
+    }
+    if (truncated_at < n)
+        jw_key_string(w, "truncated", ev->layout->fields[truncated_at].name);
+    jw_end(w); /* the line */
 }
 
 static void dump_event(dumper *d, const evgen_event *ev)
 {
-    out *o = &d->o;
+    dump_buffer *o = &d->o;
     const rd_version *v = evgen_rd_version_of(ev);
-    char *w = room(o, ROOM);
-    if (d->json) {
-        memcpy(w, "{\"timestamp_ns\":", 16);
-        w = fmt_u64(w + 16, ev->timestamp_ns);
-        memcpy(w, ",\"thread\":", 10);
-        w = fmt_u64(w + 10, ev->thread_id);
-        if (ev->stream) { /* an event of a signal handler's nested stream; most have none */
-            memcpy(w, ",\"stream\":", 10);
-            w = fmt_u64(w + 10, ev->stream);
-        }
-    } else {
-        w = fmt_u64(w, ev->timestamp_ns);
-        *w++ = ' ';
-        w = fmt_u64(w, ev->thread_id);
-    }
-    o->p = w;
-    put_rendered(o, d->head[v->serial], d->head_len[v->serial]);
     d->n_names = 0;
-    uint32_t n = ev->layout->n_fields, f;
+    evgen_event bound;
+    if (d->raw_type[v->serial]) { /* evgen convert's copy of a payload it could not type */
+        uint32_t off = 0, size = 0;
+        int whole = evgen_event_field(ev, 1, &off, &size);
+        if (whole && d->raw_bound[v->serial]) { /* read as the version the .nettrace reader used */
+            v = d->rd->versions[d->raw_bound[v->serial] - 1];
+            bound = *ev;
+            bound.info = v->info;
+            bound.layout = v->pub;
+            bound.payload = ev->payload + off;
+            bound.size = size;
+            bound.n_variable = 0;
+            ev = &bound;
+        } else { /* an undecoded payload: printed as one */
+            put_line_head(d, ev, v);
+            if (whole && size)
+                put_raw(d, ev, off);
+            put_line_end(d, ev, v, 0, 0);
+            return;
+        }
+    }
+    put_line_head(d, ev, v);
+    uint32_t n = ev->layout->n_fields, f, end = 0;
     char *const *prefix = d->prefix[v->serial];
     const size_t *prefix_len = d->prefix_len[v->serial];
-    if (d->raw_type[v->serial]) { /* evgen convert's copy of an undecoded payload: printed as one */
-        uint32_t off = 0, size = 0;
-        if (evgen_event_field(ev, 1, &off, &size) && size)
-            put_raw(d, ev, off, 0);
-        n = f = 0;
-    }
     for (f = 0; f < n; f++) {
         /* Where the field is: the plan applied to the ends the event holds (evgen_rd_locate, inline). */
         const rd_field *pl = &v->plan[f];
@@ -691,257 +496,23 @@ static void dump_event(dumper *d, const evgen_event *ev)
         } else if (!evgen_rd_locate(pl, ev->variable_end, ev->size, &off, &size)) {
             break;
         }
-        put_rendered(o, prefix[f], prefix_len[f]);
+        end = off + size;
+        if (d->json)
+            jw_key_rendered(&d->jw, prefix[f], prefix_len[f]);
+        else
+            put_rendered(o, prefix[f], prefix_len[f]);
         const evgen_trace_field *fd = &ev->layout->fields[f];
         if (!fd->is_array && fd->enum_index < 0 &&
             evgen_wire_kind_class(fd->kind) == EVGEN_WIRE_CLASS_UNSIGNED) { /* the common case */
-            w = room(o, ROOM);
+            char *w = room(o, ROOM);
             o->p = fmt_u64(w, evgen_wire_load(ev->payload + off, size));
         } else {
             put_field(d, ev, f, off, size);
         }
     }
-    if (f == n && ev->info->unbound && !d->raw_type[v->serial])
-        put_raw_tail(d, ev, n);
-    if (!d->json) {
-        if (f < n) { /* the payload ends before this field: it and the rest are left out */
-            puts_(o, " <truncated at ");
-            puts_(o, ev->layout->fields[f].name);
-            putc_(o, '>');
-        }
-        putc_(o, '\n');
-        return;
-    }
-    putc_(o, '}');
-    if (d->n_names) {
-        puts_(o, ",\"names\":{");
-        for (size_t i = 0; i < d->n_names; i++) {
-            if (i)
-                putc_(o, ',');
-            put_json_string(o, ev->layout->fields[d->name_fields[i]].name);
-            putc_(o, ':');
-            put_json_string(o, d->names[i]);
-        }
-        putc_(o, '}');
-    }
-    if (f < n) {
-        puts_(o, ",\"truncated\":");
-        put_json_string(o, ev->layout->fields[f].name);
-    }
-    w = room(o, 2);
-    w[0] = '}';
-    w[1] = '\n';
-    o->p = w + 2;
-}
-
-/* ---- --stats ------------------------------------------------------------------------------ */
-
-typedef struct stat_entry {
-    uint64_t count, bytes;
-} stat_entry;
-
-static const char *status_name(evgen_read_status s)
-{
-    switch (s) {
-    case EVGEN_READ_OK:
-        return "ok";
-    case EVGEN_READ_CORRUPT:
-        return "corrupt";
-    case EVGEN_READ_TRUNCATED:
-        return "truncated";
-    }
-    return "?";
-}
-
-static void put_u64(out *o, uint64_t v)
-{
-    char *w = room(o, ROOM);
-    o->p = fmt_u64(w, v);
-}
-
-/* Right-aligned in `width` columns. */
-static void put_u64_col(out *o, uint64_t v, int width)
-{
-    char num[24];
-    int n = (int)(fmt_u64(num, v) - num);
-    char *w = room(o, ROOM);
-    for (; n < width; width--)
-        *w++ = ' ';
-    memcpy(w, num, (size_t)n);
-    o->p = w + n;
-}
-
-static const char *clock_name(unsigned kind)
-{
-    return kind == EVGEN_WIRE_CLOCK_MONOTONIC ? "monotonic" : kind == EVGEN_WIRE_CLOCK_TSC ? "tsc" : "qpc";
-}
-
-static void stats_text(dumper *d, const char *path, const stat_entry *by_version, const stat_entry *by_thread)
-{
-    out *o = &d->o;
-    const evgen_reader *rd = d->rd;
-    const evgen_trace_header *h = &rd->header;
-    char line[512];
-    snprintf(line, sizeof line,
-             "trace: %s\n  %llu bytes, %sformat %u, pointer size %u, clock %s at %llu Hz, process %u\n", path,
-             (unsigned long long)rd->size, is_nettrace(rd) ? "nettrace " : "", h->format_version, h->pointer_size,
-             clock_name(h->clock_kind), (unsigned long long)h->clock_frequency, h->process_id);
-    puts_(o, line);
-    puts_(o, "events:\n         count          bytes  event\n");
-    uint64_t events = 0, bytes = 0;
-    for (size_t s = 0; s < rd->n_versions; s++) {
-        if (!by_version[s].count)
-            continue;
-        const rd_version *v = rd->versions[s];
-        put_u64_col(o, by_version[s].count, 14);
-        put_u64_col(o, by_version[s].bytes, 15);
-        puts_(o, "  ");
-        puts_(o, v->info->name);
-        puts_(o, "_V");
-        put_u64(o, v->pub->version);
-        puts_(o, " (");
-        puts_(o, v->info->provider);
-        puts_(o, ")\n");
-        events += by_version[s].count;
-        bytes += by_version[s].bytes;
-    }
-    /* An end block (.evtrace) has the writer's own totals; a .nettrace file's end has none, and
-     * its dropped events are the sequence-number gaps. */
-    int end_totals = rd->has_end && !is_nettrace(rd);
-    puts_(o, end_totals ? "threads:\n        thread         events        dropped    end: written        dropped"
-                          "        too big\n"
-                        : is_nettrace(rd) ? "threads:\n        thread         events           lost\n"
-                                 : "threads:\n        thread         events        dropped\n");
-    uint64_t dropped = 0, dropped_end = 0, too_big = 0;
-    for (size_t t = 0; t < rd->n_threads; t++) {
-        const evgen_reader_thread *th = &rd->threads[t];
-        put_u64_col(o, th->thread_id, 14);
-        put_u64_col(o, by_thread[t].count, 15);
-        put_u64_col(o, th->dropped, 15);
-        if (end_totals) {
-            put_u64_col(o, th->written_end, 18);
-            put_u64_col(o, th->dropped_end, 15);
-            put_u64_col(o, th->too_big_end, 15);
-        }
-        putc_(o, '\n');
-        dropped += th->dropped;
-        dropped_end += th->dropped_end;
-        too_big += th->too_big_end;
-    }
-    if (is_nettrace(rd))
-        snprintf(line, sizeof line, "totals: %llu events, %llu payload bytes, %llu lost (sequence gaps), %zu threads\n",
-                 (unsigned long long)events, (unsigned long long)bytes, (unsigned long long)dropped, rd->n_threads);
-    else
-        snprintf(line, sizeof line,
-                 "totals: %llu events, %llu payload bytes, %llu dropped%s, %llu too big, %zu threads\n",
-                 (unsigned long long)events, (unsigned long long)bytes,
-                 (unsigned long long)(rd->has_end ? dropped_end : dropped), rd->has_end ? "" : " (blocks' counts)",
-                 (unsigned long long)too_big, rd->n_threads);
-    puts_(o, line);
-    uint64_t at;
-    evgen_read_status st = evgen_reader_status(rd, &at);
-    snprintf(line, sizeof line, "status: %s%s", status_name(st), st == EVGEN_READ_TRUNCATED ? " at offset " : "");
-    puts_(o, line);
-    if (st == EVGEN_READ_TRUNCATED)
-        put_u64(o, at);
-    puts_(o, is_nettrace(rd) ? (rd->has_end ? ", end of stream found\n" : ", no end of stream\n")
-                    : rd->has_end ? ", end block found\n" : ", no end block\n");
-    snprintf(line, sizeof line, "problems: %zu\n", rd->n_problems);
-    puts_(o, line);
-    for (size_t i = 0; i < rd->n_problems; i++) {
-        puts_(o, "  offset ");
-        put_u64(o, rd->problems[i].offset);
-        puts_(o, ": ");
-        puts_(o, rd->problems[i].message);
-        putc_(o, '\n');
-    }
-}
-
-static void json_key_u64(out *o, const char *key, uint64_t v, int comma)
-{
-    if (comma)
-        putc_(o, ',');
-    put_json_string(o, key);
-    putc_(o, ':');
-    put_u64(o, v);
-}
-
-static void stats_json(dumper *d, const char *path, const stat_entry *by_version, const stat_entry *by_thread)
-{
-    out *o = &d->o;
-    const evgen_reader *rd = d->rd;
-    const evgen_trace_header *h = &rd->header;
-    puts_(o, "{\"trace\":");
-    put_json_string(o, path);
-    json_key_u64(o, "file_size", rd->size, 1);
-    puts_(o, ",\"container\":");
-    put_json_string(o, is_nettrace(rd) ? "nettrace" : "evtrace");
-    json_key_u64(o, "format_version", h->format_version, 1);
-    json_key_u64(o, "pointer_size", h->pointer_size, 1);
-    json_key_u64(o, "clock_kind", h->clock_kind, 1);
-    json_key_u64(o, "clock_frequency", h->clock_frequency, 1);
-    json_key_u64(o, "start_unix_ns", h->start_unix_ns, 1);
-    json_key_u64(o, "process_id", h->process_id, 1);
-    puts_(o, ",\"events\":[");
-    uint64_t events = 0, bytes = 0;
-    int first = 1;
-    for (size_t s = 0; s < rd->n_versions; s++) {
-        if (!by_version[s].count)
-            continue;
-        const rd_version *v = rd->versions[s];
-        puts_(o, first ? "{\"event\":" : ",{\"event\":");
-        first = 0;
-        put_json_string(o, v->info->name);
-        puts_(o, ",\"provider\":");
-        put_json_string(o, v->info->provider);
-        json_key_u64(o, "version", v->pub->version, 1);
-        json_key_u64(o, "count", by_version[s].count, 1);
-        json_key_u64(o, "bytes", by_version[s].bytes, 1);
-        putc_(o, '}');
-        events += by_version[s].count;
-        bytes += by_version[s].bytes;
-    }
-    puts_(o, "],\"threads\":[");
-    uint64_t dropped = 0, dropped_end = 0, too_big = 0;
-    for (size_t t = 0; t < rd->n_threads; t++) {
-        const evgen_reader_thread *th = &rd->threads[t];
-        puts_(o, t ? ",{" : "{");
-        json_key_u64(o, "thread", th->thread_id, 0);
-        json_key_u64(o, "events", by_thread[t].count, 1);
-        json_key_u64(o, "dropped", th->dropped, 1);
-        if (rd->has_end && !is_nettrace(rd)) {
-            json_key_u64(o, "written_end", th->written_end, 1);
-            json_key_u64(o, "dropped_end", th->dropped_end, 1);
-            json_key_u64(o, "too_big_end", th->too_big_end, 1);
-        }
-        putc_(o, '}');
-        dropped += th->dropped;
-        dropped_end += th->dropped_end;
-        too_big += th->too_big_end;
-    }
-    puts_(o, "],\"totals\":{");
-    json_key_u64(o, "events", events, 0);
-    json_key_u64(o, "bytes", bytes, 1);
-    json_key_u64(o, "dropped", rd->has_end && !is_nettrace(rd) ? dropped_end : dropped, 1);
-    json_key_u64(o, "too_big", too_big, 1);
-    json_key_u64(o, "threads", rd->n_threads, 1);
-    uint64_t at;
-    evgen_read_status st = evgen_reader_status(rd, &at);
-    puts_(o, "},\"has_end\":");
-    puts_(o, rd->has_end ? "true" : "false");
-    puts_(o, ",\"status\":");
-    put_json_string(o, status_name(st));
-    if (st == EVGEN_READ_TRUNCATED)
-        json_key_u64(o, "truncated_at", at, 1);
-    puts_(o, ",\"problems\":[");
-    for (size_t i = 0; i < rd->n_problems; i++) {
-        puts_(o, i ? ",{" : "{");
-        json_key_u64(o, "offset", rd->problems[i].offset, 0);
-        puts_(o, ",\"message\":");
-        put_json_string(o, rd->problems[i].message);
-        putc_(o, '}');
-    }
-    puts_(o, "]}\n");
+    if (f == n && end < ev->size)
+        put_raw(d, ev, end);
+    put_line_end(d, ev, v, f, n);
 }
 
 /* ---- the dump ----------------------------------------------------------------------------- */
@@ -1001,6 +572,7 @@ int evgen_dump(const char *path, const evgen_dump_options *options, int out_fd, 
     d.o.fd = out_fd;
     d.o.buf = d.o.p = malloc(OUT_SIZE);
     d.o.end = d.o.buf ? d.o.buf + OUT_SIZE : NULL;
+    jw_init(&d.jw, &d.o);
     uint8_t *keep = NULL; /* by event index: the --event filter */
     stat_entry *by_version = NULL, *by_thread = NULL;
     if (!d.o.buf || prepare(&d) != 0) {
@@ -1065,9 +637,9 @@ int evgen_dump(const char *path, const evgen_dump_options *options, int out_fd, 
     progress_end(&pr);
     if (opt.stats && !d.o.error) {
         if (opt.json)
-            stats_json(&d, path, by_version, by_thread);
+            dump_stats_json(&d.o, rd, path, by_version, by_thread);
         else
-            stats_text(&d, path, by_version, by_thread);
+            dump_stats_text(&d.o, rd, path, by_version, by_thread);
     }
     out_flush(&d.o);
     if (d.o.error) {

@@ -4,7 +4,7 @@
  * payload bytes (raw types: the Raw array is the payload), thread by thread in order; its blocks,
  * walked and checksummed here from docs/format.md alone, follow the format's rules; the manifest's
  * metadata block is its original bytes; an .evtrace input is rewritten; bound events whose payload
- * does not fit the manifest's layout become raw; a truncated input converts what is readable and
+ * does not fit the manifest's layout become raw, and dump prints them as it printed the input; a truncated input converts what is readable and
  * fails with the offset; an input that cannot be opened leaves no output; the command line. */
 #include <dirent.h>
 #include <setjmp.h>
@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "evgen/convert.h"
+#include "evgen/dump.h"
 #include "evgen/reader.h"
 #include "gcevents_reader.h"
 #include "reader_helpers.h"
@@ -114,14 +115,14 @@ typedef struct rec {
     uint32_t raw_off, raw_size;
 } rec;
 
-static rec *read_events(evgen_reader *rd, size_t *n)
+static rec *read_events(evgen_reader *rd, int order, size_t *n)
 {
     size_t cap = 1024;
     rec *r = malloc(cap * sizeof *r);
     assert_non_null(r);
     *n = 0;
     evgen_event ev;
-    evgen_reader_rewind(rd, EVGEN_ORDER_FILE);
+    evgen_reader_rewind(rd, order);
     while (evgen_reader_next(rd, &ev)) {
         if (*n == cap) {
             cap *= 2;
@@ -173,7 +174,8 @@ static comparison compare_events(const char *in, const evgen_reader_options *opt
     assert_non_null(ri);
     assert_non_null(ro);
     size_t ni, no;
-    rec *a = read_events(ri, &ni), *b = read_events(ro, &no);
+    /* convert writes the input in time order; a thread's events in the output are in file order */
+    rec *a = read_events(ri, EVGEN_ORDER_TIME, &ni), *b = read_events(ro, EVGEN_ORDER_FILE, &no);
     assert_int_equal(ni, no);
     qsort(a, ni, sizeof *a, by_thread);
     qsort(b, no, sizeof *b, by_thread);
@@ -481,6 +483,19 @@ static void test_real_trace(void **state)
         if (strcmp(info->manifest->name, "gcevents") == 0)
             gcevents_types += info->n_versions;
     }
+    /* In time order as the input was: the sample profiler's thread writes other threads' samples,
+     * and each thread of the output still has its events in time order. */
+    evgen_event ev;
+    uint64_t last_ns = 0, events = 0;
+    evgen_reader_rewind(ro, EVGEN_ORDER_TIME);
+    while (evgen_reader_next(ro, &ev)) {
+        if (ev.timestamp_ns < last_ns)
+            fail_msg("event %llu at %llu ns comes after one at %llu ns", (unsigned long long)events,
+                     (unsigned long long)ev.timestamp_ns, (unsigned long long)last_ns);
+        last_ns = ev.timestamp_ns;
+        events++;
+    }
+    assert_int_equal(events, TRACE_EVENTS);
     evgen_reader_close(ro);
     leading_varint(l.metadata[1], &first);
     assert_int_equal(first, gcevents_types);
@@ -546,6 +561,29 @@ static void test_real_trace_unbound(void **state)
     assert_int_equal(l.n_metadata, 1);
     free(data);
     free(out);
+}
+
+/* `evgen dump` of the events named `name` in `path` (text or JSON lines), read with `options`. */
+static char *dump_events(const char *dir, const char *path, const evgen_reader_options *options, int json,
+                         const char *name)
+{
+    char *out = evgen_test_format("%s/dump.txt", dir);
+    FILE *file = fopen(out, "w");
+    assert_non_null(file);
+    evgen_dump_options opt;
+    evgen_dump_options_init(&opt);
+    opt.json = json;
+    opt.reader = options;
+    opt.events = &name;
+    opt.n_events = 1;
+    opt.progress = 0;
+    assert_int_equal(evgen_dump(path, &opt, fileno(file), stderr), 0);
+    fclose(file);
+    char *text = evgen_test_read(out);
+    assert_non_null(text);
+    remove(out);
+    free(out);
+    return text;
 }
 
 /* A manifest whose GCStart stops at version 1 with two fields (8 bytes, where the trace's version 2
@@ -636,6 +674,23 @@ static void test_bound_raw(void **state)
     assert_int_equal(starts, 478);
     assert_int_equal(ticks, 35458);
     evgen_reader_close(ro);
+    /* A dump reads the same before and after: GCStart's two fields, then the version 2 tail. */
+    for (int json = 0; json <= 1; json++) {
+        char *before = dump_events(f->dir, f->trace, &options, json, "GCStart");
+        char *after = dump_events(f->dir, out, NULL, json, "GCStart");
+        if (strcmp(before, after) != 0) {
+            size_t i = 0;
+            while (before[i] == after[i])
+                i++;
+            while (i && before[i - 1] != '\n')
+                i--;
+            fail_msg("the dumps differ at\n%.*s\n%.*s", (int)strcspn(before + i, "\n"), before + i, (int)strcspn(after + i, "\n"), after + i);
+        }
+        assert_non_null(strstr(before, json ? "\"fields\":{\"Count\":1,\"Depth\":0,\"raw\":\""
+                                             : " GCStart_V1 Count=1 Depth=0 raw="));
+        free(before);
+        free(after);
+    }
     size_t size;
     uint8_t *data = read_file(out, &size);
     layout l = walk(data, size);
