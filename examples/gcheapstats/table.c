@@ -64,17 +64,6 @@ static void print_totals(FILE *out, const gclog_entry *gcs, const gcstats_gc *pe
 {
     gcstats_totals all;
     gcstats_totals_of(gcs, per_gc, n, -1, &all);
-    fprintf(out, "\nTotals (complete GCs)\n  %-5s %6s %14s %14s %15s\n", "Gen", "GCs", "Max pause ms",
-            "Mean pause ms", "Total pause ms");
-    print_pause_row(out, "all", &all);
-    for (int g = 0; g < 3; g++) {
-        gcstats_totals t;
-        gcstats_totals_of(gcs, per_gc, n, g, &t);
-        char label[8];
-        snprintf(label, sizeof label, "%d", g);
-        print_pause_row(out, label, &t);
-    }
-
     uint64_t peak[GCLOG_HEAPS] = {0};
     int any_sizes = 0, any_poh = 0;
     unsigned start_end = 0, incomplete = 0, suspensions = 0;
@@ -91,14 +80,28 @@ static void print_totals(FILE *out, const gclog_entry *gcs, const gcstats_gc *pe
             if (e->size[g] > peak[g] && (g != GCLOG_POH || e->has_poh))
                 peak[g] = e->size[g];
     }
+    fprintf(out, "\nTotals (complete GCs)\n  %-5s %6s %14s %14s %15s\n", "Gen", "GCs", "Max pause ms",
+            "Mean pause ms", "Total pause ms");
+    print_pause_row(out, "all", &all);
+    for (int g = 0; g < 3; g++) {
+        gcstats_totals t;
+        gcstats_totals_of(gcs, per_gc, n, g, &t);
+        char label[8];
+        snprintf(label, sizeof label, "%d", g);
+        print_pause_row(out, label, &t);
+    }
+
     if (all.count > 0) {
         char total[32], duration[32], suspend[32];
         if (all.has_duration)
             fprintf(out, "Time paused: %.3f%% (%s ms of %s ms, from the first GC's pause to the last GCHeapStats)\n",
                     all.pause_percent, units_ms(all.total_pause_ns, total, sizeof total),
                     units_ms(all.duration_ns, duration, sizeof duration));
-        fprintf(out, "Allocated %.3f MB (max %.1f MB/s), promoted %.3f MB, max suspend %s ms\n", all.allocated_mb,
-                all.max_alloc_rate_mb_s, all.promoted_mb, units_ms(all.max_suspend_ns, suspend, sizeof suspend));
+        fprintf(out, "Allocated %.3f MB (max %.1f MB/s), promoted %.3f MB", all.allocated_mb, all.max_alloc_rate_mb_s,
+                all.promoted_mb);
+        if (suspensions)
+            fprintf(out, ", max suspend %s ms", units_ms(all.max_suspend_ns, suspend, sizeof suspend));
+        fputc('\n', out);
     }
     char mb[GCLOG_HEAPS][32];
     for (int g = 0; g < GCLOG_HEAPS; g++) {

@@ -409,6 +409,8 @@ int gclog_feed(gclog *log, const evgen_event *ev)
         on_suspend_end(log, ev);
     else if (GCRestartEEEnd_is(ev))
         on_restart_end(log, ev);
+    /* Here the private BGC phase events (GCBGCStart, GCBGC1stNonConEnd, GCBGC2ndNonConBegin,
+     * GCBGC2ndConBegin, ...) will time the phases of live[bgc] once manifest/gcevents.h has them. */
     else if (GCTriggered_is(ev) && GCTriggered_has_Reason(ev)) {
         log->has_triggered = 1;
         log->triggered_reason = GCTriggered_Reason(ev);

@@ -67,9 +67,10 @@
  *
  * Entries come out in the order GCs complete (a background GC after the foreground GCs inside it).
  *
- * Hook for the background GC's phases (BGC1stNonConEnd, BGC2ndNonConBegin, ... of the private
- * provider): TraceEvent follows them only to label revisit statistics; when manifest/gcevents.h
- * has them, gclog_feed is where they would time the BGC's phases (see gclog.c, on_bgc_phase). */
+ * Not yet: the background GC's phases (GCBGCStart, GCBGC1stNonConEnd, GCBGC2ndNonConBegin, ... of
+ * the private provider), which TraceEvent follows only to label its revisit statistics, are not in
+ * manifest/gcevents.h; gclog_feed marks where they would time the phases of the background GC in
+ * progress (log->bgc). */
 #ifndef EXAMPLE_GCLOG_H
 #define EXAMPLE_GCLOG_H
 

@@ -341,8 +341,8 @@ static void test_other_suspensions_ignored(void **state)
 }
 
 /* Old versions and no suspension events: GCStart v0 (no Depth, no Type: GCEnd v0's Depth),
- * GCHeapStats v1 (no POH), a pause from GCStart to GCEnd, a suspension without a GC (charged to
- * nobody), and a GC the trace ends inside of. */
+ * GCHeapStats v1 (no POH), a pause from GCStart to GCEnd, a suspension for the debugger (ignored),
+ * and a GC the trace ends inside of. */
 static void test_old_versions_and_incomplete(void **state)
 {
     (void)state;
