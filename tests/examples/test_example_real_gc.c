@@ -3,7 +3,9 @@
  * `evgen dump --json` gives the suspension and GC events, parsed with json-c, and a small
  * restatement of PerfView's pause rule here (keyed by thread, not the examples' state machine)
  * gives each GC's pause and suspend time; the report's rows, totals and % time paused and gclog's
- * lines must equal them to 0.001 ms. The .NET Core 3.0 trace is also checked against TraceEvent's
+ * lines must equal them to 0.001 ms, and each GC's allocation since the previous GC and its
+ * fragmentation (from the GCPerHeapHistory events, else the allocation ticks) the report's to 0.001
+ * MB. The .NET Core 3.0 trace is also checked against TraceEvent's
  * baseline (event counts, the first GC's start and sizes). The oracle knows blocking GCs only: it
  * fails if a trace has a background GC (none of these has). */
 #include <setjmp.h>
@@ -22,10 +24,17 @@
 
 enum { MAX_GCS = 1024, MAX_THREADS = 64, SUSPEND_FOR_GC = 1, BACKGROUND = 1 };
 
+enum { GENS = 5, LOH = 3 };
+
 typedef struct oracle_gc {
-    uint32_t number;
+    uint32_t number, generation;
     uint64_t thread, start_ns, pause_begin_ns, suspend_ns, pause_ns;
     int restarted;
+    /* from its GCPerHeapHistory events, summed over the heaps */
+    int histories;
+    double space_before[GENS], size_after[GENS], fragmentation;
+    /* allocation ticks up to its GCHeapStats, since the previous one */
+    double ticks;
 } oracle_gc;
 
 /* A thread's suspension for a GC, open from its GCSuspendEEBegin to its GCRestartEEEnd. */
@@ -41,6 +50,7 @@ typedef struct oracle {
     size_t n_threads;
     uint64_t suspends_for_gc, suspends_other, suspend_ends, restarts, heap_stats, last_heap_stats_ns;
     uint64_t first_gen1_size; /* GenerationSize1 of the first GCHeapStats */
+    double ticks;             /* allocation tick amounts since the last GCHeapStats */
 } oracle;
 
 static suspension *thread_of(oracle *o, uint64_t thread)
@@ -103,6 +113,7 @@ static void on_event(oracle *o, const char *name, uint64_t ts, uint64_t thread, 
         oracle_gc *g = &o->gcs[o->n++];
         memset(g, 0, sizeof *g);
         g->number = number;
+        g->generation = (uint32_t)field_u64(fields, "Depth");
         g->thread = in->thread;
         g->start_ns = ts;
         g->pause_begin_ns = in->begin_ns;
@@ -122,6 +133,24 @@ static void on_event(oracle *o, const char *name, uint64_t ts, uint64_t thread, 
         if (!o->heap_stats++)
             o->first_gen1_size = field_u64(fields, "GenerationSize1");
         o->last_heap_stats_ns = ts;
+        if (o->n > 0)
+            o->gcs[o->n - 1].ticks = o->ticks;
+        o->ticks = 0;
+    } else if (strcmp(name, "GCAllocationTick") == 0) {
+        o->ticks += (double)field_u64(fields, "AllocationAmount64");
+    } else if (strcmp(name, "GCPerHeapHistory") == 0 && o->n > 0) {
+        oracle_gc *g = &o->gcs[o->n - 1];
+        json_object *values = NULL;
+        assert_true(json_object_object_get_ex(fields, "Values", &values));
+        g->histories++;
+        for (size_t k = 0; k < json_object_array_length(values) && k < GENS; k++) {
+            json_object *v = json_object_array_get_idx(values, k);
+            double free_after = (double)(field_u64(v, "FreeListAfter") + field_u64(v, "FreeObjAfter"));
+            g->fragmentation += free_after;
+            g->size_after[k] += (double)field_u64(v, "SizeAfter") - free_after;
+            g->space_before[k] += (double)field_u64(v, "SizeBefore") - (double)field_u64(v, "FreeListBefore") -
+                                  (double)field_u64(v, "FreeObjBefore");
+        }
     }
 }
 
@@ -130,7 +159,7 @@ static void derive(const char *trace, oracle *o)
     memset(o, 0, sizeof *o);
     const char *argv[] = {EVGEN_EXE, "dump", trace, "--json", "--event", "GCSuspendEEBegin", "--event",
                           "GCSuspendEEEnd", "--event", "GCRestartEEEnd", "--event", "GCStart", "--event", "GCHeapStats",
-                          NULL};
+                          "--event", "GCPerHeapHistory", "--event", "GCAllocationTick", NULL};
     char *out = NULL, *err = NULL;
     int status = evgen_test_run(argv, NULL, &out, &err);
     if (status != 0)
@@ -171,6 +200,34 @@ static char *run_ok(const char *exe, const char *trace)
     return out;
 }
 
+static void assert_near(const char *printed, double expect, double tolerance, const char *what, unsigned number)
+{
+    double value = strtod(printed, NULL);
+    if (value < expect - tolerance || value > expect + tolerance)
+        fail_msg("GC #%u: %s %s, expected %.4f", number, what, printed, expect);
+}
+
+/* PerfView's allocation since the previous GC (gen0 and LOH: object space before minus the
+ * previous GC's object size after, when both have heap histories; else the ticks) and the
+ * fragmentation after the GC, against the report's columns. */
+static void check_derived(const oracle *o, size_t i, const char *alloc, const char *frag)
+{
+    const oracle_gc *g = &o->gcs[i];
+    double expect = g->ticks;
+    if (i > 0 && g->histories && o->gcs[i - 1].histories) {
+        const oracle_gc *prev = &o->gcs[i - 1];
+        double loh_prev = prev->size_after[LOH];
+        if (loh_prev == 0 && prev->generation < 1)
+            loh_prev = prev->space_before[LOH];
+        expect = g->space_before[0] - prev->size_after[0] + g->space_before[LOH] - loh_prev;
+    }
+    assert_near(alloc, expect / 1e6, 0.0015, "Alloc MB", g->number);
+    if (g->histories)
+        assert_near(frag, g->fragmentation / 1e6, 0.0015, "Frag MB", g->number);
+    else
+        assert_string_equal(frag, "-");
+}
+
 static void check_report(const char *trace, const oracle *o)
 {
     char *out = run_ok(REPORT_EXE, trace);
@@ -180,9 +237,10 @@ static void check_report(const char *trace, const oracle *o)
     char *save = NULL;
     for (char *line = strtok_r(out, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
         unsigned number;
-        char col[11][32];
-        if (sscanf(line, "%u %31s %31s %31s %31s %31s %31s %31s %31s %31s %31s %31s", &number, col[0], col[1], col[2],
-                   col[3], col[4], col[5], col[6], col[7], col[8], col[9], col[10]) == 12) {
+        char col[15][32];
+        if (sscanf(line, "%u %31s %31s %31s %31s %31s %31s %31s %31s %31s %31s %31s %31s %31s %31s %31s", &number,
+                   col[0], col[1], col[2], col[3], col[4], col[5], col[6], col[7], col[8], col[9], col[10], col[11],
+                   col[12], col[13], col[14]) == 16) {
             assert_true(rows < o->n);
             const oracle_gc *g = &o->gcs[rows++];
             assert_int_equal(number, g->number); /* every GC once, in number order */
@@ -195,6 +253,7 @@ static void check_report(const char *trace, const oracle *o)
                          (unsigned long long)((o->first_gen1_size + 500) / 1000 % 1000));
                 assert_string_equal(col[5], expect); /* Gen1 MB: the first GCHeapStats */
             }
+            check_derived(o, rows - 1, col[12], col[14]);
             total += g->pause_ns;
             max = g->pause_ns > max ? g->pause_ns : max;
         } else if (strncmp(line, "  all ", 6) == 0) {
