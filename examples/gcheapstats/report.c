@@ -1,8 +1,7 @@
 /* report.c — gcheapstats_report TRACE [--svg OUT.svg]: reads a trace with libevgen-reader and the
- * generated accessors, in time order; pairs each GCStart with its GCEnd and the GCHeapStats that
- * follows it (the pairing, pause rule and nesting of background GCs are gclog's: gclog.h); prints
- * one row per GC in GC number order, as PerfView's GCStats does, then totals; with --svg, also
- * writes a line chart of the sizes after each GC. */
+ * generated accessors, in time order, through gclog (PerfView's tracking of suspensions and GCs:
+ * gclog.h); prints one row per GC in GC number order, as PerfView's GCStats does, with its derived
+ * figures (gcstats.h), then totals; with --svg, also writes a line chart of the sizes after each GC. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

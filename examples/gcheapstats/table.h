@@ -1,5 +1,6 @@
-/* table.h — gcheapstats_report's text output: a per-GC table in the manner of PerfView's GCStats,
- * then totals (GCs per generation, max and mean pause, peak sizes). */
+/* table.h — gcheapstats_report's text output: a per-GC table in the manner of PerfView's GCStats
+ * (with its derived figures, gcstats.h), then totals (GCs per generation, max and mean pause, % time
+ * paused, allocation, peak sizes) and notes on how the pauses were measured. */
 #ifndef GCHEAPSTATS_TABLE_H
 #define GCHEAPSTATS_TABLE_H
 

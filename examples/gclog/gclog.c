@@ -1,29 +1,38 @@
-/* gclog.c — the GC log's state machine: pairs GCStart/GCEnd (nested background GCs included),
- * charges suspensions to GCs, attaches GCHeapStats and GCGlobalHeapHistory (rules in gclog.h). */
+/* gclog.c — the GC log's state machine: PerfView's (TraceEvent's) suspension and GC tracking,
+ * restated from its rules (gclog.h): suspensions for a GC paired on their thread, the current GC,
+ * pauses, background GCs; heap stats, histories and allocation ticks attached to their GC. */
 #include "gclog.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "gcevents.h"
 #include "gcevents_reader.h"
 
-/* GCs started and not yet handed out: at most a background GC, a foreground GC inside it and a
- * few whose end or heap stats were lost; more than this and the oldest is handed out as it is. */
-#define GCLOG_MAX_LIVE 16
-
-typedef struct live_gc {
-    gclog_entry e;
-    uint8_t in_suspension; /* started inside the suspension still open: waits for its restart */
-    uint64_t end_seq;      /* order of GCEnd, to find the GC that ended last */
-} live_gc;
+/* GCs started and not yet handed out: a background GC, a GC inside it, and the previous one. */
+#define GCLOG_MAX_LIVE 8
 
 struct gclog {
-    live_gc live[GCLOG_MAX_LIVE]; /* in GCStart order */
+    gclog_entry live[GCLOG_MAX_LIVE]; /* in GCStart order */
+    uint8_t tracked[GCLOG_MAX_LIVE];  /* started in a suspension for a GC: PerfView's GC */
+    uint8_t restarted[GCLOG_MAX_LIVE]; /* ... whose pause a restart has set */
     size_t n_live;
-    uint64_t end_seq;
+    int last_live;  /* live[n_live - 1] is the GC that started last (it has not completed) */
+    int bgc;        /* index in live of the background GC in progress, or -1 */
+    int has_last;   /* a GC was started: its number, and its start and end (0: none yet) */
+    uint32_t last_number;
+    uint64_t last_start_ns, last_end_ns;
 
-    int suspension_open;
-    uint64_t suspension_begin_ns;
+    /* the suspension for a GC in progress (TraceEvent's suspendThreadIDGC/BGC, suspendTime...) */
+    int has_thread_gc, has_thread_bgc, has_thread_other;
+    uint64_t thread_gc, thread_bgc, thread_other;
+    int suspend_open, has_suspend_end;
+    uint64_t suspend_begin_ns, suspend_end_ns;
+    uint32_t last_suspend_reason;
+
+    uint64_t last_heap_stats_ns; /* TraceEvent's lastRestartEndTimeRelativeMSec */
+    int has_ticks;
+    uint64_t ticks[2], ticks_at_last_gc[2];
 
     int has_triggered;
     uint32_t triggered_reason;
@@ -35,7 +44,10 @@ struct gclog {
 
 gclog *gclog_new(void)
 {
-    return calloc(1, sizeof(gclog));
+    gclog *log = calloc(1, sizeof(gclog));
+    if (log)
+        log->bgc = -1;
+    return log;
 }
 
 void gclog_free(gclog *log)
@@ -48,11 +60,16 @@ void gclog_free(gclog *log)
 
 /* ---- handing entries out ------------------------------------------------------------------ */
 
-static void settle_pause(gclog_entry *e)
+/* A tracked GC's pause is known once a restart set it (a background GC's from its start); a GC
+ * that started outside any suspension for a GC has the fallback. */
+static void settle_pause(gclog_entry *e, int tracked, int restarted)
 {
-    if (e->suspensions > 0)
-        e->pause_kind = GCLOG_PAUSE_SUSPENSIONS;
-    else if (e->ended && e->type != GCLOG_BACKGROUND) {
+    if (tracked) {
+        if (!restarted && e->type != GCLOG_BACKGROUND)
+            e->pause_kind = GCLOG_PAUSE_UNKNOWN;
+        return;
+    }
+    if (e->ended && e->type != GCLOG_BACKGROUND) {
         e->pause_kind = GCLOG_PAUSE_START_END;
         e->pause_ns = e->end_ns >= e->start_ns ? e->end_ns - e->start_ns : 0;
     } else
@@ -78,22 +95,24 @@ static void release(gclog *log, size_t i)
         }
     }
     gclog_entry *e = &log->ready[log->ready_head + log->ready_count++];
-    *e = log->live[i].e;
-    settle_pause(e);
+    *e = log->live[i];
+    settle_pause(e, log->tracked[i], log->restarted[i]);
+    if (i + 1 == log->n_live)
+        log->last_live = 0;
+    if (log->bgc == (int)i)
+        log->bgc = -1;
+    else if (log->bgc > (int)i)
+        log->bgc--;
     memmove(&log->live[i], &log->live[i + 1], (log->n_live - i - 1) * sizeof log->live[0]);
+    memmove(&log->tracked[i], &log->tracked[i + 1], (log->n_live - i - 1) * sizeof log->tracked[0]);
+    memmove(&log->restarted[i], &log->restarted[i + 1], (log->n_live - i - 1) * sizeof log->restarted[0]);
     log->n_live--;
 }
 
-/* Hands out every GC that has ended, has its heap stats and waits for no restart. */
-static void release_complete(gclog *log)
+static void complete(gclog *log, size_t i)
 {
-    for (size_t i = 0; i < log->n_live && !log->oom;) {
-        const live_gc *g = &log->live[i];
-        if (g->e.ended && g->e.has_sizes && !g->in_suspension)
-            release(log, i);
-        else
-            i++;
-    }
+    log->live[i].complete = 1;
+    release(log, i);
 }
 
 int gclog_next(gclog *log, gclog_entry *entry)
@@ -110,166 +129,260 @@ int gclog_finish(gclog *log)
 {
     while (log->n_live > 0 && !log->oom)
         release(log, 0);
-    log->suspension_open = 0;
     return log->oom ? -1 : 0;
+}
+
+/* ---- the current GC (TraceEvent's GetCurrentGC) -------------------------------------------- */
+
+/* The index in live of the GC that started last if it has not completed, else of the background
+ * GC in progress; -1 if none. */
+static int current(const gclog *log)
+{
+    if (log->last_live)
+        return (int)log->n_live - 1;
+    return log->bgc;
 }
 
 /* ---- events ------------------------------------------------------------------------------- */
 
-static int is_background(const live_gc *g)
+static void on_suspend_begin(gclog *log, const evgen_event *ev)
 {
-    return g->e.type == GCLOG_BACKGROUND;
+    uint32_t reason = GCSuspendEEBegin_Reason(ev);
+    if (reason == GCSuspendEEReason_SuspendForGC) {
+        log->has_thread_gc = 1;
+        log->thread_gc = ev->thread_id;
+    } else if (reason == GCSuspendEEReason_SuspendForGCPrep) {
+        log->has_thread_bgc = 1;
+        log->thread_bgc = ev->thread_id;
+    } else {
+        log->has_thread_other = 1; /* not a GC's: it times nothing */
+        log->thread_other = ev->thread_id;
+        return;
+    }
+    log->last_suspend_reason = reason;
+    log->suspend_open = 1;
+    log->suspend_begin_ns = ev->timestamp_ns;
+    log->has_suspend_end = 0;
+}
+
+static int on_tracked_thread(const gclog *log, uint64_t thread)
+{
+    return (log->has_thread_gc && thread == log->thread_gc) || (log->has_thread_bgc && thread == log->thread_bgc);
+}
+
+static uint64_t since(uint64_t from, uint64_t to)
+{
+    return to >= from ? to - from : 0;
+}
+
+static void on_suspend_end(gclog *log, const evgen_event *ev)
+{
+    if (!on_tracked_thread(log, ev->thread_id))
+        return;
+    if (log->has_thread_bgc && log->bgc >= 0 && log->suspend_open)
+        log->live[log->bgc].suspend_ns += since(log->suspend_begin_ns, ev->timestamp_ns);
+    log->has_suspend_end = 1;
+    log->suspend_end_ns = ev->timestamp_ns;
+}
+
+/* TraceEvent's AddConcurrentPauseTime. */
+static void add_concurrent_pause(gclog *log, gclog_entry *g, uint64_t restart_ns)
+{
+    if (log->has_thread_bgc && log->suspend_open) {
+        uint64_t pause = since(log->suspend_begin_ns, restart_ns);
+        g->pause_ns += pause;
+        if (log->last_suspend_reason == GCSuspendEEReason_SuspendForGCPrep) {
+            g->has_bgc_final = 1;
+            g->bgc_final_pause_ns = pause;
+        }
+    } else
+        g->pause_ns = since(g->pause_start_ns, restart_ns);
+}
+
+static void on_restart_end(gclog *log, const evgen_event *ev)
+{
+    if (log->has_thread_other && ev->thread_id == log->thread_other)
+        log->has_thread_other = 0;
+    if (!on_tracked_thread(log, ev->thread_id))
+        return;
+    int c = current(log);
+    if (c >= 0 && log->tracked[c]) {
+        gclog_entry *g = &log->live[c];
+        log->restarted[c] = 1;
+        if (g->type == GCLOG_BACKGROUND || !g->ended)
+            add_concurrent_pause(log, g, ev->timestamp_ns);
+        else {
+            g->pause_ns = since(g->pause_start_ns, ev->timestamp_ns);
+            if (g->has_sizes)
+                complete(log, (size_t)c);
+        }
+    }
+    log->suspend_open = 0;
+    log->has_thread_gc = log->has_thread_bgc = 0;
 }
 
 static void on_start(gclog *log, const evgen_event *ev)
 {
-    live_gc g;
+    uint32_t number = GCStart_Count(ev);
+    if (log->has_last && log->last_number == number)
+        return; /* the same GC's second GCStart */
+    gclog_entry g;
     memset(&g, 0, sizeof g);
-    g.e.number = GCStart_Count(ev);
-    g.e.has_generation = (uint8_t)GCStart_has_Depth(ev);
-    g.e.generation = GCStart_Depth(ev);
-    g.e.type = GCStart_has_Type(ev) ? GCStart_Type(ev) : GCLOG_NONCONCURRENT;
+    g.number = number;
+    g.has_generation = (uint8_t)GCStart_has_Depth(ev);
+    g.generation = GCStart_Depth(ev);
+    g.type = GCStart_has_Type(ev) ? GCStart_Type(ev) : GCLOG_NONCONCURRENT;
     if (GCStart_has_Reason(ev)) {
-        g.e.reason = GCStart_Reason(ev);
-        g.e.has_reason = 1;
+        g.reason = GCStart_Reason(ev);
+        g.has_reason = 1;
     } else if (log->has_triggered) {
-        g.e.reason = log->triggered_reason;
-        g.e.has_reason = 1;
+        g.reason = log->triggered_reason;
+        g.has_reason = 1;
     }
     log->has_triggered = 0;
-    g.e.start_ns = ev->timestamp_ns;
-    g.in_suspension = (uint8_t)log->suspension_open;
+    g.start_ns = ev->timestamp_ns;
 
-    /* A GC of the same kind (background, or blocking) still open has lost its GCEnd. */
-    for (size_t i = 0; i < log->n_live; i++)
-        if (!log->live[i].e.ended && is_background(&log->live[i]) == is_background(&g)) {
-            log->live[i].in_suspension = 0;
-            release(log, i);
-            break;
+    int tracked = log->has_thread_gc && log->suspend_open;
+    int ephemeral_at_bgc_start = log->last_live && log->bgc == (int)log->n_live - 1 &&
+                                 g.type == GCLOG_NONCONCURRENT;
+    int pm_full = g.has_reason && g.reason == GCReason_PMFullGC;
+    if (tracked) {
+        g.pause_kind = GCLOG_PAUSE_SUSPENSIONS;
+        if (ephemeral_at_bgc_start || pm_full) {
+            g.pause_start_ns = ev->timestamp_ns;
+            int c = current(log);
+            if (pm_full && c >= 0)
+                complete(log, (size_t)c);
+        } else {
+            g.pause_start_ns = log->suspend_begin_ns;
+            if (!log->has_suspend_end) {
+                log->has_suspend_end = 1;
+                log->suspend_end_ns = ev->timestamp_ns;
+            }
+            g.suspend_ns = since(log->suspend_begin_ns, log->suspend_end_ns);
         }
+    }
+    if (g.type == GCLOG_BACKGROUND) {
+        g.pause_ns = g.suspend_ns;
+        /* the GC before it in start order; TraceEvent's backstop for the first GC is its own start */
+        g.prev_end_ns = !log->has_last ? g.start_ns : log->last_end_ns ? log->last_end_ns : log->last_start_ns;
+    }
+
+    /* A GC that is no longer current and never completed has lost an event; a background GC
+     * still open when another starts has lost its end. */
+    for (size_t i = 0; i < log->n_live && !log->oom;) {
+        if ((int)i != log->bgc || g.type == GCLOG_BACKGROUND)
+            release(log, i);
+        else
+            i++;
+    }
     if (log->n_live == GCLOG_MAX_LIVE)
         release(log, 0);
     if (log->oom)
         return;
-    log->live[log->n_live++] = g;
+    log->live[log->n_live] = g;
+    log->tracked[log->n_live] = (uint8_t)tracked;
+    log->restarted[log->n_live] = 0;
+    if (g.type == GCLOG_BACKGROUND)
+        log->bgc = (int)log->n_live;
+    log->n_live++;
+    log->last_live = 1;
+    log->has_last = 1;
+    log->last_number = number;
+    log->last_start_ns = g.start_ns;
+    log->last_end_ns = 0;
 }
 
 static void on_end(gclog *log, const evgen_event *ev)
 {
-    uint32_t count = GCEnd_Count(ev);
-    size_t i = log->n_live;
-    while (i > 0 && (log->live[i - 1].e.ended || log->live[i - 1].e.number != count))
-        i--;
-    if (i == 0)
+    int c = current(log);
+    if (c < 0)
         return; /* its GCStart came before the trace did */
-    live_gc *g = &log->live[i - 1];
-    g->e.ended = 1;
-    g->e.end_ns = ev->timestamp_ns;
-    g->end_seq = ++log->end_seq;
-    if (!g->e.has_generation && GCEnd_has_Depth(ev)) {
-        g->e.generation = GCEnd_Depth(ev);
-        g->e.has_generation = 1;
-    }
-    /* GCHeapStats follows its GCEnd at once: a GC that ended before this one without them has
-     * lost them. */
-    for (size_t k = 0; k < log->n_live && !log->oom;) {
-        const live_gc *o = &log->live[k];
-        if (o != g && o->e.ended && !o->e.has_sizes && !o->in_suspension && o->end_seq < log->end_seq) {
-            if (k < i - 1)
-                i--;
-            release(log, k);
-            g = &log->live[i - 1];
-        } else
-            k++;
+    gclog_entry *g = &log->live[c];
+    g->ended = 1;
+    g->end_ns = ev->timestamp_ns;
+    if (log->last_live && c == (int)log->n_live - 1)
+        log->last_end_ns = g->end_ns + (g->end_ns == 0); /* 0 means "not ended" */
+    if (!g->has_generation && GCEnd_has_Depth(ev)) {
+        g->generation = GCEnd_Depth(ev);
+        g->has_generation = 1;
     }
 }
 
 static void on_heap_stats(gclog *log, const evgen_event *ev)
 {
-    live_gc *g = NULL;
-    for (size_t i = 0; i < log->n_live; i++) {
-        live_gc *c = &log->live[i];
-        if (c->e.ended && !c->e.has_sizes && (!g || c->end_seq > g->end_seq))
-            g = c;
-    }
-    if (!g)
-        return;
-    gclog_entry *e = &g->e;
-    e->has_sizes = 1;
-    e->size[GCLOG_GEN0] = GCHeapStats_GenerationSize0(ev);
-    e->size[GCLOG_GEN1] = GCHeapStats_GenerationSize1(ev);
-    e->size[GCLOG_GEN2] = GCHeapStats_GenerationSize2(ev);
-    e->size[GCLOG_LOH] = GCHeapStats_GenerationSize3(ev);
-    e->promoted[GCLOG_GEN0] = GCHeapStats_TotalPromotedSize0(ev);
-    e->promoted[GCLOG_GEN1] = GCHeapStats_TotalPromotedSize1(ev);
-    e->promoted[GCLOG_GEN2] = GCHeapStats_TotalPromotedSize2(ev);
-    e->promoted[GCLOG_LOH] = GCHeapStats_TotalPromotedSize3(ev);
-    e->has_poh = (uint8_t)GCHeapStats_has_GenerationSize4(ev);
-    e->size[GCLOG_POH] = GCHeapStats_GenerationSize4(ev);
-    e->promoted[GCLOG_POH] = GCHeapStats_TotalPromotedSize4(ev);
-}
-
-static void on_global_history(gclog *log, uint32_t condemned, uint32_t mechanisms)
-{
-    live_gc *g = NULL;
-    /* The innermost GC in progress, preferring the one of that condemned generation... */
-    for (size_t i = log->n_live; i > 0 && !g; i--) {
-        live_gc *c = &log->live[i - 1];
-        if (!c->e.ended && !c->e.has_mechanisms && c->e.generation == condemned)
-            g = c;
-    }
-    for (size_t i = log->n_live; i > 0 && !g; i--)
-        if (!log->live[i - 1].e.ended && !log->live[i - 1].e.has_mechanisms)
-            g = &log->live[i - 1];
-    /* ... else the GC that ended last without one. */
-    for (size_t i = 0; i < log->n_live; i++) {
-        live_gc *c = &log->live[i];
-        if (!g && c->e.ended && !c->e.has_mechanisms)
-            g = c;
-        else if (g && g->e.ended && c->e.ended && !c->e.has_mechanisms && c->end_seq > g->end_seq)
-            g = c;
-    }
-    if (!g)
-        return;
-    g->e.has_mechanisms = 1;
-    g->e.global_mechanisms = mechanisms;
-}
-
-static void on_suspend_begin(gclog *log, const evgen_event *ev)
-{
-    /* A suspension never restarted (its GCRestartEEEnd was lost) charges nobody. */
-    for (size_t i = 0; i < log->n_live; i++)
-        log->live[i].in_suspension = 0;
-    log->suspension_open = 1;
-    log->suspension_begin_ns = ev->timestamp_ns;
-    release_complete(log);
-}
-
-static void on_restart_end(gclog *log, const evgen_event *ev)
-{
-    if (!log->suspension_open)
-        return; /* began before the trace did */
-    log->suspension_open = 0;
-    uint64_t pause = ev->timestamp_ns >= log->suspension_begin_ns ? ev->timestamp_ns - log->suspension_begin_ns : 0;
-    int charged = 0;
-    for (size_t i = 0; i < log->n_live; i++) {
-        live_gc *g = &log->live[i];
-        if (g->in_suspension) {
-            g->in_suspension = 0;
-            g->e.pause_ns += pause;
-            g->e.suspensions++;
-            charged = 1;
+    int c = current(log);
+    if (c >= 0) {
+        gclog_entry *e = &log->live[c];
+        e->has_sizes = 1;
+        e->heap_stats_ns = ev->timestamp_ns;
+        e->size[GCLOG_GEN0] = GCHeapStats_GenerationSize0(ev);
+        e->size[GCLOG_GEN1] = GCHeapStats_GenerationSize1(ev);
+        e->size[GCLOG_GEN2] = GCHeapStats_GenerationSize2(ev);
+        e->size[GCLOG_LOH] = GCHeapStats_GenerationSize3(ev);
+        e->promoted[GCLOG_GEN0] = GCHeapStats_TotalPromotedSize0(ev);
+        e->promoted[GCLOG_GEN1] = GCHeapStats_TotalPromotedSize1(ev);
+        e->promoted[GCLOG_GEN2] = GCHeapStats_TotalPromotedSize2(ev);
+        e->promoted[GCLOG_LOH] = GCHeapStats_TotalPromotedSize3(ev);
+        e->has_poh = (uint8_t)GCHeapStats_has_GenerationSize4(ev);
+        e->size[GCLOG_POH] = GCHeapStats_GenerationSize4(ev);
+        e->promoted[GCLOG_POH] = GCHeapStats_TotalPromotedSize4(ev);
+        if (e->type == GCLOG_BACKGROUND)
+            e->since_last_ns = since(log->last_heap_stats_ns, ev->timestamp_ns);
+        else
+            e->since_last_ns = since(log->last_heap_stats_ns, log->tracked[c] ? e->pause_start_ns : e->start_ns);
+        if (log->has_ticks) {
+            e->has_ticks = 1;
+            for (int k = 0; k < 2; k++)
+                e->tick_bytes[k] = log->ticks[k] - log->ticks_at_last_gc[k];
         }
+        if (e->type == GCLOG_BACKGROUND && log->bgc >= 0)
+            complete(log, (size_t)log->bgc); /* a background GC ends here: it fires no restart */
+        else if (!log->tracked[c])
+            complete(log, (size_t)c); /* no restart will come */
     }
-    for (size_t i = log->n_live; i > 0 && !charged; i--) {
-        live_gc *g = &log->live[i - 1];
-        if (is_background(g) && !g->e.ended) {
-            g->e.pause_ns += pause;
-            g->e.suspensions++;
-            charged = 1;
-        }
+    log->ticks_at_last_gc[0] = log->ticks[0];
+    log->ticks_at_last_gc[1] = log->ticks[1];
+    log->last_heap_stats_ns = ev->timestamp_ns;
+}
+
+static void on_global_history(gclog *log, uint32_t mechanisms)
+{
+    int c = current(log);
+    if (c < 0)
+        return;
+    log->live[c].has_mechanisms = 1;
+    log->live[c].global_mechanisms = mechanisms;
+}
+
+static void on_per_heap_history(gclog *log, const evgen_event *ev)
+{
+    int c = current(log);
+    if (c < 0)
+        return;
+    gclog_entry *e = &log->live[c];
+    uint32_t n = GCPerHeapHistory_Values_count(ev);
+    e->heaps++;
+    e->history_gens = n < GCLOG_HEAPS ? n : GCLOG_HEAPS;
+    for (uint32_t g = 0; g < e->history_gens; g++) {
+        uint64_t frag = GCPerHeapHistory_Values_FreeListAfter(ev, g) + GCPerHeapHistory_Values_FreeObjAfter(ev, g);
+        uint64_t after = GCPerHeapHistory_Values_SizeAfter(ev, g);
+        uint64_t before = GCPerHeapHistory_Values_SizeBefore(ev, g);
+        uint64_t free_before =
+            GCPerHeapHistory_Values_FreeListBefore(ev, g) + GCPerHeapHistory_Values_FreeObjBefore(ev, g);
+        e->fragmentation[g] += frag;
+        e->obj_size_after[g] += after >= frag ? after - frag : 0;
+        e->obj_space_before[g] += before >= free_before ? before - free_before : 0;
     }
-    release_complete(log);
+}
+
+static void on_allocation_tick(gclog *log, const evgen_event *ev)
+{
+    uint64_t amount = GCAllocationTick_has_AllocationAmount64(ev) ? GCAllocationTick_AllocationAmount64(ev)
+                                                                  : GCAllocationTick_AllocationAmount(ev);
+    int kind = GCAllocationTick_AllocationKind(ev) == GCAllocationKind_Small ? GCLOG_TICK_SOH : GCLOG_TICK_UOH;
+    log->has_ticks = 1;
+    log->ticks[kind] += amount;
 }
 
 int gclog_feed(gclog *log, const evgen_event *ev)
@@ -280,18 +393,24 @@ int gclog_feed(gclog *log, const evgen_event *ev)
         on_start(log, ev);
     else if (GCEnd_is(ev))
         on_end(log, ev);
-    else if (GCHeapStats_is(ev)) {
+    else if (GCHeapStats_is(ev))
         on_heap_stats(log, ev);
-        release_complete(log);
-    } else if (GCGlobalHeapHistory_is(ev))
-        on_global_history(log, GCGlobalHeapHistory_CondemnedGeneration(ev), GCGlobalHeapHistory_GlobalMechanisms(ev));
+    else if (GCGlobalHeapHistory_is(ev))
+        on_global_history(log, GCGlobalHeapHistory_GlobalMechanisms(ev));
     else if (PrvGCGlobalHeapHistory_is(ev))
-        on_global_history(log, PrvGCGlobalHeapHistory_CondemnedGeneration(ev),
-                          PrvGCGlobalHeapHistory_GlobalMechanisms(ev));
+        on_global_history(log, PrvGCGlobalHeapHistory_GlobalMechanisms(ev));
+    else if (GCPerHeapHistory_is(ev))
+        on_per_heap_history(log, ev);
+    else if (GCAllocationTick_is(ev))
+        on_allocation_tick(log, ev);
     else if (GCSuspendEEBegin_is(ev))
         on_suspend_begin(log, ev);
+    else if (GCSuspendEEEnd_is(ev))
+        on_suspend_end(log, ev);
     else if (GCRestartEEEnd_is(ev))
         on_restart_end(log, ev);
+    /* Here the private BGC phase events (GCBGCStart, GCBGC1stNonConEnd, GCBGC2ndNonConBegin,
+     * GCBGC2ndConBegin, ...) will time the phases of live[bgc] once manifest/gcevents.h has them. */
     else if (GCTriggered_is(ev) && GCTriggered_has_Reason(ev)) {
         log->has_triggered = 1;
         log->triggered_reason = GCTriggered_Reason(ev);

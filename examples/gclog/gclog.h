@@ -1,44 +1,76 @@
 /* gclog.h — a GC log built from a trace's GC events: feed it the events in time order, get one
- * entry per GC (number, generation, type, reason, pause, sizes after, compaction).
+ * entry per GC (number, generation, type, reason, pause, sizes after, compaction, the raw figures
+ * gcstats.h derives rates and percentages from).
  *
- * Events used (manifest/gcevents.h, read through the generated accessors, any version):
- *   GCTriggered          the reason, when GCStart lacks one (a truncated payload)
- *   GCStart / GCEnd      a GC begins and ends; they are paired by Count, so GCs may nest: a
- *                        background GC (Type = BackgroundGC) stays open while foreground gen0/gen1
- *                        GCs start and end inside it, on any thread; its own GCEnd comes last
- *   GCSuspendEEBegin /   one suspension of the managed threads (the execution engine, EE): the
- *   GCRestartEEEnd       pause, from the beginning of the suspension to the end of the restart
- *   GCHeapStats          sizes after the GC and promoted bytes: CoreCLR fires it right after
- *                        GCEnd (gcee.cpp, UpdatePostGCCounters), so it belongs to the GC that
- *                        ended last and has none yet
- *   GCGlobalHeapHistory  GlobalMechanisms (and the private PrvGCGlobalHeapHistory): CoreCLR fires
- *                        it at the end of gc1, before GCEnd (gc.cpp, fire_pevents), so it belongs to
- *                        the innermost GC in progress whose condemned generation it names
+ * The rules are PerfView's: TraceEvent's TraceManagedProcess.cs (microsoft/perfview,
+ * src/TraceEvent/Computers/TraceManagedProcess.cs; the handlers of TraceLoadedDotNetRuntime.
+ * SetupCallbacks, TraceGarbageCollector.GetCurrentGC and GCStats.AddConcurrentPauseTime), read and
+ * restated here, not copied.
  *
- * The pause rule (PerfView's, extended to background GCs):
- *   - a suspension (GCSuspendEEBegin .. the next GCRestartEEEnd) is charged to every GC whose
- *     GCStart falls inside it: a blocking GC (non-concurrent or foreground) is paused from the
- *     suspension's beginning to the restart's end;
- *   - a suspension in which no GC starts, while a background GC is in progress, is charged to
- *     that background GC (its final-mark pause); a background GC's pause is therefore the sum of
- *     its suspensions (usually two: the initial mark and the final mark) and excludes the
- *     suspensions of the foreground GCs inside it, which are theirs;
- *   - a suspension with no GC at all (a debugger, a thread abort) is charged to nobody;
- *   - without suspension events, a blocking GC's pause is measured from its GCStart to its GCEnd
- *     (GCLOG_PAUSE_START_END), and a background GC's is unknown (its GCStart..GCEnd is mostly
- *     concurrent work, not a pause).
+ * Suspensions (GCSuspendEEBegin .. GCRestartEEEnd):
+ *   - only a suspension for a GC counts: Reason SuspendForGC (1) names the thread that suspends
+ *     for the next GC, SuspendForGCPrep (6) the background GC thread suspending for its final mark;
+ *     a suspension for any other reason (SuspendOther: the EventPipe sample profiler, which
+ *     suspends the runtime for each sample; the debugger; shutdown ...) is ignored, and so is every
+ *     GCSuspendEEEnd and GCRestartEEEnd fired on another thread than the one that suspended for
+ *     the GC (CoreCLR restarts on the suspending thread);
+ *   - a tracked GCRestartEEEnd closes the suspension (and forgets both threads).
+ * GCs:
+ *   - a GCStart whose Count equals the previous GCStart's is the same GC (ignored);
+ *   - a GC's pause begins at the beginning of the suspension it started in (PauseStartRelativeMSec),
+ *     except a blocking GC starting while a background GC that started last is in progress (the
+ *     ephemeral GC CoreCLR runs at the start of a BGC) and a GC of Reason PMFullGC: theirs begins
+ *     at their GCStart. Its suspend time (SuspendDurationMSec) is from that GCSuspendEEBegin to the
+ *     GCSuspendEEEnd of the same thread (to its GCStart when that event never came);
+ *   - the "current GC" is the GC that started last while it is not complete, else the background
+ *     GC in progress (GetCurrentGC). GCEnd, GCHeapStats, GCGlobalHeapHistory and GCPerHeapHistory
+ *     belong to the current GC, and so does a tracked restart:
+ *       blocking GC that has ended: pause = restart's end - pause start; it is complete once it
+ *         also has its GCHeapStats (CoreCLR fires GCEnd and GCHeapStats before the restart);
+ *       background GC, or a GC whose GCEnd has not come: the pause grows by the suspension (its
+ *         beginning to the restart's end) when the background GC thread suspended (its final mark:
+ *         also the BGC's final pause), else becomes the restart's end - pause start;
+ *   - a background GC's pause starts as its suspend time (the initial suspension it started in)
+ *     and grows by its own suspensions (above); the foreground GCs inside it are GCs of their own.
+ *     It is complete at its GCHeapStats (it fires no restart at its end);
+ *   - a GC of Reason PMFullGC completes the GC in progress before it.
+ * Where TraceEvent has no rule, this log goes on (and says so in its output):
+ *   - a GC that starts outside any suspension for a GC (a trace without suspension events, as
+ *     gcheapstats_simulate writes by default) is kept, not dropped: its pause is its GCStart to
+ *     its GCEnd (GCLOG_PAUSE_START_END; unknown for a background GC, whose span is concurrent
+ *     work) and it is complete at its GCHeapStats. TraceEvent records a GC only when a suspension
+ *     is in progress at its GCStart (one for another reason included, whose begin time it then
+ *     lacks: this log uses the fallback for that one too);
+ *   - a suspension's end is forgotten at each new suspension for a GC (TraceEvent keeps the last
+ *     one, which makes a negative suspend time when a GCSuspendEEEnd was lost);
+ *   - a GC that is no longer current and never completed (a lost event) is handed out as an
+ *     incomplete entry (entry.complete is 0) instead of being kept forever; so is every GC still
+ *     in progress at gclog_finish(). TraceEvent's totals skip incomplete GCs, and so do gcstats'.
  *
- * Compaction: GCGlobalHeapHistory.GlobalMechanisms is a set of bits indexed by CoreCLR's
- * enum gc_global_mechanism_p (dotnet/runtime src/coreclr/gc/gcrecord.h: global_concurrent = 0,
- * global_compaction = 1, global_promotion = 2, global_demotion = 3, global_card_bundles = 4,
- * global_elevation = 5), set with `global_mechanisms_p |= (1 << mechanism)`: bit 0x2 means the GC
- * compacted, its absence that it swept.
+ * Compaction: GCGlobalHeapHistory.GlobalMechanisms (or the private PrvGCGlobalHeapHistory's) is a
+ * set of bits indexed by CoreCLR's enum gc_global_mechanism_p (dotnet/runtime
+ * src/coreclr/gc/gcrecord.h: global_concurrent = 0, global_compaction = 1, global_promotion = 2,
+ * ...), set with `global_mechanisms_p |= (1 << mechanism)`: bit 0x2 means the GC compacted.
  *
- * Entries come out in the order GCs complete: a GC is complete once it has ended, its
- * GCHeapStats arrived and the suspension it started in has ended (or, for a GC whose GCHeapStats
- * never comes, once a later GC ends); so a background GC's entry follows those of the foreground
- * GCs inside it. gclog_finish() flushes every GC still pending, including those without a GCEnd
- * (the trace ended first: entry.ended is 0). */
+ * GCPerHeapHistory (one per heap, before GCEnd): each Values element is a generation's
+ * gc_generation_data; as TraceEvent derives them, a generation's fragmentation after the GC is
+ * FreeListAfter + FreeObjAfter, its object size after is SizeAfter - fragmentation, and its object
+ * space before is SizeBefore - FreeListBefore - FreeObjBefore. The entry holds their sums over the
+ * heaps.
+ *
+ * GCAllocationTick: the amounts (AllocationAmount64, else AllocationAmount) are summed per kind,
+ * small object heap and the rest (LOH and POH together, as TraceEvent does); each GCHeapStats gives
+ * its GC the amounts since the previous GCHeapStats.
+ *
+ * Old versions: a GCStart v0 has no Depth (GCEnd's is used) and no Type (non-concurrent); a
+ * GCHeapStats before v2 has no POH (entry.has_poh is 0).
+ *
+ * Entries come out in the order GCs complete (a background GC after the foreground GCs inside it).
+ *
+ * Not yet: the background GC's phases (GCBGCStart, GCBGC1stNonConEnd, GCBGC2ndNonConBegin, ... of
+ * the private provider), which TraceEvent follows only to label its revisit statistics, are not in
+ * manifest/gcevents.h; gclog_feed marks where they would time the phases of the background GC in
+ * progress (log->bgc). */
 #ifndef EXAMPLE_GCLOG_H
 #define EXAMPLE_GCLOG_H
 
@@ -57,12 +89,15 @@ enum { GCLOG_NONCONCURRENT = 0, GCLOG_BACKGROUND = 1, GCLOG_FOREGROUND = 2 };
 
 typedef enum gclog_pause_kind {
     GCLOG_PAUSE_UNKNOWN = 0,
-    GCLOG_PAUSE_SUSPENSIONS = 1, /* the sum of the suspensions charged to the GC */
-    GCLOG_PAUSE_START_END = 2    /* no suspension events: GCStart to GCEnd */
+    GCLOG_PAUSE_SUSPENSIONS = 1, /* PerfView's rule (above) */
+    GCLOG_PAUSE_START_END = 2    /* no suspension for the GC: GCStart to GCEnd */
 } gclog_pause_kind;
 
 /* Generations as GCHeapStats numbers them: 0..2, then the large and the pinned object heaps. */
 enum { GCLOG_GEN0, GCLOG_GEN1, GCLOG_GEN2, GCLOG_LOH, GCLOG_POH, GCLOG_HEAPS };
+
+/* Allocation tick kinds as TraceEvent sums them: the small object heap, and the others. */
+enum { GCLOG_TICK_SOH, GCLOG_TICK_UOH };
 
 typedef struct gclog_entry {
     uint32_t number;     /* GCStart.Count */
@@ -70,17 +105,37 @@ typedef struct gclog_entry {
     uint32_t type;       /* GCStart.Type (GCLOG_NONCONCURRENT for a version 0 GCStart, which predates BGCs) */
     uint32_t reason;     /* GCStart.Reason, or the GCTriggered before it */
     uint8_t has_generation, has_reason, ended;
+    uint8_t complete;    /* PerfView's IsComplete (or, for a GCLOG_PAUSE_START_END GC, its GCHeapStats came) */
     uint64_t start_ns;   /* GCStart's timestamp, since the trace began */
     uint64_t end_ns;     /* GCEnd's (0 if !ended) */
 
     gclog_pause_kind pause_kind;
     uint64_t pause_ns;
-    uint32_t suspensions; /* suspensions charged (GCLOG_PAUSE_SUSPENSIONS) */
+    uint64_t pause_start_ns;   /* PauseStartRelativeMSec (GCLOG_PAUSE_SUSPENSIONS) */
+    uint64_t suspend_ns;       /* SuspendDurationMSec (GCLOG_PAUSE_SUSPENSIONS) */
+    uint8_t has_bgc_final;     /* a background GC's final-mark suspension was seen ... */
+    uint64_t bgc_final_pause_ns; /* ... and lasted this long (BGCFinalPauseMSec) */
 
     uint8_t has_sizes;   /* a GCHeapStats was seen */
     uint8_t has_poh;     /* ... of version 2 or later, with the pinned object heap */
+    uint64_t heap_stats_ns;         /* its timestamp */
     uint64_t size[GCLOG_HEAPS];     /* bytes after the GC */
     uint64_t promoted[GCLOG_HEAPS]; /* bytes promoted (TotalPromotedSize0..4) */
+    /* DurationSinceLastRestartMSec: from the previous GCHeapStats (or the trace's start) to this
+     * GC's pause start (to its GCHeapStats for a background GC) */
+    uint64_t since_last_ns;
+    /* a background GC: the end (GCStart + duration) of the GC that started before it (its own
+     * start if none) */
+    uint64_t prev_end_ns;
+
+    uint8_t has_ticks;                /* the trace has allocation ticks (up to this GC's GCHeapStats) */
+    uint64_t tick_bytes[2];           /* allocated since the previous GCHeapStats, by GCLOG_TICK_* */
+
+    uint32_t heaps;                   /* GCPerHeapHistory events seen (0: none) */
+    uint32_t history_gens;            /* generations in them (4, or 5 with the POH) */
+    uint64_t fragmentation[GCLOG_HEAPS];    /* bytes after the GC, summed over the heaps */
+    uint64_t obj_size_after[GCLOG_HEAPS];   /* object bytes after the GC */
+    uint64_t obj_space_before[GCLOG_HEAPS]; /* object bytes before the GC */
 
     uint8_t has_mechanisms; /* a GCGlobalHeapHistory was seen */
     uint32_t global_mechanisms;

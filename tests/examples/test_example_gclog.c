@@ -238,8 +238,11 @@ static void test_nonconcurrent_gen2(void **state)
 }
 
 /* A background gen2 (#5) started by the user thread, run by its own thread, with a foreground gen0
- * (#6, the user thread) and a foreground gen1 (#7, another user thread) inside it; its pause is its
- * initial and final suspensions, 440 + 330 us, not the foreground GCs' (750 and 1020 us). */
+ * (#6, the user thread) and a foreground gen1 (#7, another user thread) inside it. Its pause is
+ * PerfView's: the suspend time of the suspension it started in (10010 to 10060 us; that suspension's
+ * restart is the BGC thread's, which PerfView does not pair with the user thread's suspension) plus
+ * its final mark's suspension (16000 to 16330 us), 50 + 330 us, and none of the foreground GCs'
+ * (750 and 1020 us). */
 static void test_background_with_foreground(void **state)
 {
     (void)state;
@@ -284,7 +287,7 @@ static void test_background_with_foreground(void **state)
         "gen2 9.000 LOH 3.000 POH 0.250, compacting",
         "GC #7: gen1 Foreground AllocSmall, at 14.100 ms, pause 1.020 ms, after (MB) gen0 0.000 gen1 0.500 "
         "gen2 10.500 LOH 3.200 POH 0.260, non-compacting",
-        "GC #5: gen2 Background AllocSmall, at 10.100 ms, pause 0.770 ms in 2 suspensions, after (MB) gen0 1.235 "
+        "GC #5: gen2 Background AllocSmall, at 10.100 ms, pause 0.380 ms (final mark 0.330 ms), after (MB) gen0 1.235 "
         "gen1 0.500 gen2 6.000 LOH 2.000 POH 0.200, non-compacting",
     };
     result r;
@@ -296,9 +299,50 @@ static void test_background_with_foreground(void **state)
                 r.thread_of[BGC] != r.thread_of[USER2]);
 }
 
+/* Suspensions for other reasons are not the GC's (the EventPipe sample profiler suspends the
+ * runtime for each sample, Reason SuspendOther): a profiler restart inside the GC (its suspension
+ * began before the trace) neither ends the GC's pause nor starts one; the GC's pause runs from its
+ * own thread's GCSuspendEEBegin to its own thread's GCRestartEEEnd, and a GC that starts inside
+ * the profiler's suspension alone (no suspension for a GC) falls back to GCStart to GCEnd. */
+static void test_other_suspensions_ignored(void **state)
+{
+    (void)state;
+    static const step steps[] = {
+        EV_SUSP(500, USER2, GCSuspendEEReason_SuspendOther, 0),
+        EV_SUSP_END(520, USER2),
+        EV_RESTART(600, USER2),
+        EV_SUSP(1010, MAIN, GCSuspendEEReason_SuspendForGC, 0),
+        EV_SUSP_END(1050, MAIN),
+        EV_START(1100, MAIN, 1, 0, GCReason_AllocSmall, GCType_NonConcurrentGC),
+        EV_RESTART(1300, USER2),
+        EV_SUSP(1400, USER2, GCSuspendEEReason_SuspendOther, 0),
+        EV_GLOBAL(1600, MAIN, 0, COMPACTING),
+        EV_END(1700, MAIN, 1, 0),
+        EV_HEAP(1710, MAIN, 0, 1500000, 0, 3000000, 250000, 1500000, 0, 0, 0, 0),
+        EV_RESTART(1800, USER2),
+        EV_RESTART_BEGIN(1840, MAIN),
+        EV_RESTART(1850, MAIN),
+        EV_SUSP(3000, USER2, GCSuspendEEReason_SuspendOther, 1),
+        EV_START(3100, MAIN, 2, 0, GCReason_AllocSmall, GCType_NonConcurrentGC),
+        EV_END(3500, MAIN, 2, 0),
+        EV_HEAP(3510, MAIN, 0, 1600000, 0, 3000000, 250000, 100000, 0, 0, 0, 0),
+        EV_RESTART(3600, USER2),
+    };
+    static const char *const expect[] = {
+        "GC #1: gen0 NonConcurrent AllocSmall, at 1.100 ms, pause 0.840 ms, after (MB) gen0 0.000 gen1 1.500 "
+        "gen2 0.000 LOH 3.000 POH 0.250, compacting",
+        "GC #2: gen0 NonConcurrent AllocSmall, at 3.100 ms, pause 0.400 ms (GCStart to GCEnd), after (MB) gen0 0.000 "
+        "gen1 1.600 gen2 0.000 LOH 3.000 POH 0.250, compaction ?",
+    };
+    result r;
+    run_script(steps, sizeof steps / sizeof steps[0], &r);
+    assert_lines(&r, expect, 2);
+    assert_int_equal(r.before_finish, 2);
+}
+
 /* Old versions and no suspension events: GCStart v0 (no Depth, no Type: GCEnd v0's Depth),
- * GCHeapStats v1 (no POH), a pause from GCStart to GCEnd, a suspension without a GC (charged to
- * nobody), and a GC the trace ends inside of. */
+ * GCHeapStats v1 (no POH), a pause from GCStart to GCEnd, a suspension for the debugger (ignored),
+ * and a GC the trace ends inside of. */
 static void test_old_versions_and_incomplete(void **state)
 {
     (void)state;
@@ -328,6 +372,7 @@ int main(void)
         cmocka_unit_test(test_gen0),
         cmocka_unit_test(test_nonconcurrent_gen2),
         cmocka_unit_test(test_background_with_foreground),
+        cmocka_unit_test(test_other_suspensions_ignored),
         cmocka_unit_test(test_old_versions_and_incomplete),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -26,9 +26,9 @@ typedef struct program {
 static const program programs[] = {
     {REPORT_EXE,
      "   GC# Gen  Type           Reason             Pause ms    Gen0 MB    Gen1 MB    Gen2 MB     LOH MB     POH MB "
-     "Promoted bytes\n"
+     "Promoted bytes  Susp ms % paused  Alloc MB Alloc MB/s  Frag MB\n"
      "\n"
-     "Totals\n"
+     "Totals (complete GCs)\n"
      "  Gen      GCs   Max pause ms  Mean pause ms  Total pause ms\n"
      "  all        0              -              -               -\n"
      "  0          0              -              -               -\n"
