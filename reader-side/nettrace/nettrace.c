@@ -238,8 +238,8 @@ static void read_event_block(scan *s, const uint8_t *p, const uint8_t *end, int 
     c.p = p + header_size;
     prev_header h;
     memset(&h, 0, sizeof h);
-    uint64_t undefined = 0, undefined_at = 0;
-    uint32_t undefined_id = 0;
+    uint64_t undefined = 0, undefined_at = 0, unresolved = 0, unresolved_at = 0;
+    uint32_t undefined_id = 0, unresolved_id = 0;
     const uint8_t *bad_at = NULL;
     while (c.p < end && !s->oom) {
         const uint8_t *at = c.p, *payload = NULL;
@@ -281,6 +281,10 @@ static void read_event_block(scan *s, const uint8_t *p, const uint8_t *end, int 
         e->meta = h.meta;
         e->sequence = h.sequence;
         e->stack = find_stack(nt, h.stack);
+        if (h.stack && !e->stack && !unresolved++) { /* a stack no stack block of its region holds */
+            unresolved_at = off_of(s, at);
+            unresolved_id = h.stack;
+        }
         nt->n_events++;
         size_t t = thread_at(s, e->thread_id);
         if (t == RD_NONE) {
@@ -294,6 +298,12 @@ static void read_event_block(scan *s, const uint8_t *p, const uint8_t *end, int 
     if (undefined)
         evgen_rd_problem(rd, undefined_at, "%llu event%s with undefined metadata ids (the first: %u) skipped",
                          (unsigned long long)undefined, undefined == 1 ? "" : "s", undefined_id);
+    if (unresolved)
+        evgen_rd_problem(rd, unresolved_at,
+                         "%llu event%s name%s a stack id no stack block of the region holds (the first: %u); "
+                         "read without a stack",
+                         (unsigned long long)unresolved, unresolved == 1 ? "" : "s", unresolved == 1 ? "s" : "",
+                         unresolved_id);
     if (bad_at)
         evgen_rd_problem(rd, off_of(s, bad_at), "%s does not decode within its block; the rest of the block is skipped",
                          is_metadata ? "a metadata record" : "an event header");

@@ -38,6 +38,7 @@ typedef struct dumper {
     json_writer jw; /* JSON: every separator of an event line */
     evgen_reader *rd;
     int json;
+    int stacks; /* --stacks */
     unsigned pointer_size;
     /* per version serial: the line head (text " Name_Vn"; JSON up to "fields":{) and each
      * field's prefix (text " Field="; JSON "Field":), rendered once; JSON's separators are the
@@ -425,8 +426,39 @@ static void put_line_head(dumper *d, const evgen_event *ev, const rd_version *v)
     jw_begin_object(w);
 }
 
+/* The event's stack, innermost first, as hex instruction pointers (JSON strings, as pointers are). */
+static void put_stack(dumper *d, const evgen_event *ev)
+{
+    dump_buffer *o = &d->o;
+    if (d->json) {
+        jw_key(&d->jw, "stack");
+        jw_begin_array(&d->jw);
+    } else {
+        puts_(o, " stack=[");
+    }
+    for (uint32_t i = 0; i < ev->stack_depth; i++) {
+        if (d->json)
+            jw_value(&d->jw);
+        else if (i)
+            putc_(o, ',');
+        char *w = room(o, ROOM);
+        if (d->json)
+            *w++ = '"';
+        *w++ = '0';
+        *w++ = 'x';
+        w = fmt_hex(w, evgen_event_stack_ip(ev, i), 1);
+        if (d->json)
+            *w++ = '"';
+        o->p = w;
+    }
+    if (d->json)
+        jw_end(&d->jw);
+    else
+        putc_(o, ']');
+}
+
 /* The end of a line: the fields left out of a payload that ends early; in JSON, the enum constant
- * names of the fields that have one. */
+ * names of the fields that have one; with --stacks, the stack. */
 static void put_line_end(dumper *d, const evgen_event *ev, const rd_version *v, uint32_t truncated_at, uint32_t n)
 {
     dump_buffer *o = &d->o;
@@ -436,6 +468,8 @@ static void put_line_end(dumper *d, const evgen_event *ev, const rd_version *v, 
             puts_(o, ev->layout->fields[truncated_at].name);
             putc_(o, '>');
         }
+        if (d->stacks && ev->stack_depth)
+            put_stack(d, ev);
         putc_(o, '\n');
         return;
     }
@@ -453,6 +487,8 @@ static void put_line_end(dumper *d, const evgen_event *ev, const rd_version *v, 
     }
     if (truncated_at < n)
         jw_key_string(w, "truncated", ev->layout->fields[truncated_at].name);
+    if (d->stacks && ev->stack_depth)
+        put_stack(d, ev);
     jw_end(w); /* the line */
 }
 
@@ -568,6 +604,7 @@ int evgen_dump(const char *path, const evgen_dump_options *options, int out_fd, 
     memset(&d, 0, sizeof d);
     d.rd = rd;
     d.json = opt.json;
+    d.stacks = opt.stacks;
     d.pointer_size = rd->header.pointer_size;
     d.o.fd = out_fd;
     d.o.buf = d.o.p = malloc(OUT_SIZE);

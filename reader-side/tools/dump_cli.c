@@ -24,6 +24,7 @@ const char evgen_dump_usage[] =
     "  --to NS            only events at or before NS (not before --from)\n"
     "  --order time|file  merged across threads by timestamp (default), or as the file holds them\n"
     "  --stats            a summary instead: events and bytes per event, threads, totals, problems\n"
+    "  --stacks           each event's stack (.nettrace), instruction pointers innermost first\n"
     "  -h, --help         this text\n"
     "\n"
     "exit status: 0 when the whole trace was read, 1 if it has problems (reported on stderr after\n"
@@ -36,6 +37,7 @@ const struct option evgen_dump_long_options[] = {
     {"from", required_argument, NULL, EVGEN_DUMP_OPT_FROM},
     {"to", required_argument, NULL, EVGEN_DUMP_OPT_TO},
     {"order", required_argument, NULL, EVGEN_DUMP_OPT_ORDER},
+    {"stacks", no_argument, NULL, EVGEN_DUMP_OPT_STACKS},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -115,6 +117,9 @@ int evgen_dump_cli_take(evgen_dump_cli *cli, int opt, const char *arg)
         return 1;
     case EVGEN_DUMP_OPT_STATS:
         o->stats = 1;
+        return 1;
+    case EVGEN_DUMP_OPT_STACKS:
+        o->stacks = 1;
         return 1;
     case EVGEN_DUMP_OPT_EVENT:
         cli->events[o->n_events++] = arg;

@@ -103,7 +103,8 @@ static uint8_t *make(const format *f, size_t *size)
     uint64_t sp_threads[2] = {tid(f, T1), tid(f, T2)};
     uint32_t sp_seq[2] = {2, 2};
     nt_sequence_point(w, 4000, sp_threads, sp_seq, 2);
-    /* Region 2: T2 skips sequence numbers 3 and 4; T1's event names stack 1 of the last region. */
+    /* Region 2: T2 skips sequence numbers 3 and 4; T1's event names stack 1 of the last region,
+     * which the sequence point flushed (a problem). */
     nt_event g[2] = {
         {1, 5, tid(f, T2), tid(f, T2), 1, 0, 6000, 0, NULL, b[0], n0, NULL, 0},
         {4, 3, tid(f, T1), tid(f, T1), 0, 1, 5000, 0, NULL, b[1], n1, NULL, 0},
@@ -169,7 +170,12 @@ static void test_read_back(void **state)
         assert_int_equal(h->start_ticks, 500);
         assert_int_equal(h->process_id, 4242);
         assert_int_equal(h->cpu_count, 2);
-        assert_int_equal(evgen_reader_status(rd, NULL), EVGEN_READ_OK);
+        /* The one problem: T1's event of region 2 names stack 1 of region 1 (read without it). */
+        size_t n_problems;
+        const evgen_read_problem *problem = evgen_reader_problems(rd, &n_problems);
+        assert_int_equal(n_problems, 1);
+        assert_non_null(strstr(problem->message, "1 event names a stack id no stack block of the region holds (the first: 1)"));
+        assert_int_equal(evgen_reader_status(rd, NULL), EVGEN_READ_CORRUPT);
 
         static const uint64_t file_ticks[] = {1000, 3000, 2000, 2500, 6000, 5000};
         static const uint64_t time_ticks[] = {1000, 2000, 2500, 3000, 5000, 6000};

@@ -30,6 +30,8 @@ typedef struct evgen_dump_options {
                                  * is not, and the trace is at least 64 MiB */
     const evgen_reader_options *reader; /* how the trace is opened (NULL: no options): the manifests
                                          * a .nettrace file's events are bound to */
+    int stacks;                 /* each event's stack (.nettrace), innermost first: "stack" in JSON,
+                                 * stack=[...] at the end of a text line */
 } evgen_dump_options;
 
 void evgen_dump_options_init(evgen_dump_options *options);
