@@ -1,5 +1,5 @@
-/* real_trace.h — the real .NET Core 3.0 trace of ../shared/reference/traces/, unzipped at test time
- * into a temporary directory, and PerfView TraceEvent's baseline for it, parsed. */
+/* real_trace.h — the real traces of ../shared/reference/traces/, unzipped at test time into a
+ * temporary directory, and PerfView TraceEvent's baselines for them, parsed and compared. */
 #ifndef EVGEN_TEST_REAL_TRACE_H
 #define EVGEN_TEST_REAL_TRACE_H
 
@@ -41,8 +41,17 @@ typedef struct baseline_line {
     size_t n_attrs;
 } baseline_line;
 
-/* Parses the baseline; NULL when ../shared is absent. */
+/* Parses the baseline of the .NET Core 3.0 trace; NULL when ../shared is absent. */
 baseline_line *baseline_read(size_t *count);
+/* The same for the trace `name` of ../shared/reference/traces/ (its `name`.baseline.txt). */
+baseline_line *baseline_read_named(const char *name, size_t *count);
 void baseline_free(baseline_line *lines, size_t count);
+
+/* Compares one baseline attribute with the event's field of the same name, as PerfView prints it
+ * (integers with thousands separators or in hex, enum names and flag lists, strings, floats,
+ * integer arrays as [a,b], char arrays as text): fails the test on a difference; 1 when compared,
+ * 0 when the event has no such field or it cannot be compared. */
+struct evgen_event;
+int baseline_compare_attr(const struct evgen_event *ev, const baseline_attr *a, const char *key);
 
 #endif

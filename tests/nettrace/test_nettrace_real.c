@@ -168,109 +168,6 @@ static void test_counts(void **state)
     assert_true(has_end);
 }
 
-/* ---- field values ----------------------------------------------------------------------------- */
-
-static uint64_t mask(unsigned size)
-{
-    return size >= 8 ? ~(uint64_t)0 : (((uint64_t)1 << (8 * size)) - 1);
-}
-
-/* An integer as PerfView prints it: 0x hex, decimal with thousands separators, maybe negative. */
-static int parse_number(const char *s, uint64_t *out)
-{
-    char buf[64];
-    size_t n = 0;
-    for (; *s && n + 1 < sizeof buf; s++)
-        if (*s != ',')
-            buf[n++] = *s;
-    buf[n] = '\0';
-    char *end;
-    if (buf[0] == '0' && buf[1] == 'x')
-        *out = strtoull(buf + 2, &end, 16);
-    else if (buf[0] == '-' || (buf[0] >= '0' && buf[0] <= '9'))
-        *out = (uint64_t)strtoll(buf, &end, 10);
-    else
-        return 0;
-    return *end == '\0';
-}
-
-/* The value of an enum name, or of a ", "-separated list of flag names; 0 if a name is unknown. */
-static int enum_value(const evgen_trace_enum *en, const char *text, uint64_t *out)
-{
-    *out = 0;
-    const char *p = text;
-    while (*p) {
-        const char *e = strstr(p, ", ");
-        size_t n = e ? (size_t)(e - p) : strlen(p);
-        int found = 0;
-        for (uint32_t i = 0; i < en->n_consts && !found; i++)
-            if (strlen(en->consts[i].name) == n && memcmp(en->consts[i].name, p, n) == 0) {
-                *out |= (uint64_t)en->consts[i].value;
-                found = 1;
-            }
-        if (!found)
-            return 0;
-        p += n + (e ? 2 : 0);
-    }
-    return 1;
-}
-
-/* Compares one baseline attribute with the field of the same name: 1 compared, 0 not comparable. */
-static int compare_attr(const evgen_event *ev, const baseline_attr *a, const char *key)
-{
-    const evgen_trace_version *v = ev->layout;
-    for (uint32_t i = 0; i < v->n_fields; i++) {
-        const evgen_trace_field *fd = &v->fields[i];
-        if (strcmp(fd->name, a->name) != 0)
-            continue;
-        uint32_t off, size;
-        if (!evgen_event_field(ev, i, &off, &size))
-            fail_msg("%s: field %s is not in the payload", key, a->name);
-        if (fd->is_array)
-            return 0;
-        const uint8_t *p = ev->payload + off;
-        if (fd->kind == 16) { /* utf16z */
-            evgen_utf16_view t = {p, size / 2 - 1};
-            char text[512];
-            evgen_utf16_to_utf8(t, text, sizeof text);
-            if (strcmp(text, a->value) != 0)
-                fail_msg("%s: %s is \"%s\", the baseline has \"%s\"", key, a->name, text, a->value);
-            return 1;
-        }
-        if (fd->kind == 9 || fd->kind == 10) {
-            double d;
-            if (fd->kind == 9) {
-                float x;
-                memcpy(&x, p, 4);
-                d = x;
-            } else {
-                memcpy(&d, p, 8);
-            }
-            double b = strtod(a->value, NULL);
-            if (d - b > 1e-6 * (b < 0 ? -b : b) + 1e-9 || b - d > 1e-6 * (b < 0 ? -b : b) + 1e-9)
-                fail_msg("%s: %s is %g, the baseline has %s", key, a->name, d, a->value);
-            return 1;
-        }
-        if (fd->kind > 8 && fd->kind != 11 && fd->kind != 12 && fd->kind != 14)
-            return 0;
-        uint64_t got = 0, want = 0;
-        for (uint32_t k = 0; k < size && k < 8; k++)
-            got |= (uint64_t)p[k] << (8 * k);
-        if (!parse_number(a->value, &want)) {
-            const evgen_trace_manifest *m = ev->info->manifest;
-            if (fd->enum_index < 0 || (uint32_t)fd->enum_index >= m->n_enums)
-                return 0; /* names of a value map the manifest keeps as a plain integer */
-            if (!enum_value(&m->enums[fd->enum_index], a->value, &want))
-                fail_msg("%s: %s is %llu, the baseline has '%s', which no enum name of the field gives", key,
-                         a->name, (unsigned long long)got, a->value);
-        }
-        if ((got & mask(size)) != (want & mask(size)))
-            fail_msg("%s: %s is 0x%llx, the baseline has %s", key, a->name, (unsigned long long)got, a->value);
-        return 1;
-    }
-    return 0;
-}
-
 /* The first event of each GC kind in time order: time (ms, 4 decimals), thread, fields. */
 static void test_first_events(void **state)
 {
@@ -298,7 +195,7 @@ static void test_first_events(void **state)
             assert_int_equal(ev.thread_id, l->tid);
             size_t here = 0;
             for (size_t a = 0; a < l->n_attrs; a++)
-                here += (size_t)compare_attr(&ev, &l->attrs[a], l->key);
+                here += (size_t)baseline_compare_attr(&ev, &l->attrs[a], l->key);
             /* Every attribute the baseline prints for an event with fields has a field of its name,
              * except the arrays' elements, printed as child elements. */
             if (l->n_attrs && !here)
