@@ -425,9 +425,10 @@ static evgen_wire_kind win_kind(const char *type, unsigned line)
     static const struct {
         const char *name;
         evgen_wire_kind kind;
-    } kinds[] = {{"UInt8", EVGEN_WIRE_U8},       {"UInt16", EVGEN_WIRE_U16},        {"UInt32", EVGEN_WIRE_U32},
-                 {"Int32", EVGEN_WIRE_I32},      {"UInt64", EVGEN_WIRE_U64},        {"Pointer", EVGEN_WIRE_PTR},
-                 {"Boolean", EVGEN_WIRE_BOOL32}, {"UnicodeString", EVGEN_WIRE_UTF16Z}, {"AnsiString", EVGEN_WIRE_UTF8Z}};
+    } kinds[] = {{"UInt8", EVGEN_WIRE_U8},   {"UInt16", EVGEN_WIRE_U16},     {"UInt32", EVGEN_WIRE_U32},
+                 {"Int32", EVGEN_WIRE_I32},  {"UInt64", EVGEN_WIRE_U64},     {"Pointer", EVGEN_WIRE_PTR},
+                 {"Boolean", EVGEN_WIRE_BOOL32}, {"UnicodeString", EVGEN_WIRE_UTF16Z},
+                 {"AnsiString", EVGEN_WIRE_UTF8Z}};
     for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
         if (strcmp(type, kinds[i].name) == 0)
             return kinds[i].kind;
