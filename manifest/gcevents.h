@@ -1,16 +1,23 @@
 /* gcevents.h — CoreCLR's GC events, as an evgen manifest (no include guard, like every manifest).
  *
  * It mirrors exactly the GC event templates of CoreCLR's ETW manifest, ClrEtwAll.man (dotnet/runtime
- * src/coreclr/vm; the private provider's GCGlobalHeapHistory and GCJoin versions 0-1 from its 2016
- * copy), so that traces written by a real .NET runtime decode with it: every event and version of
- * both providers, with the same ids, versions, field names, field order and wire types
+ * src/coreclr/vm), so that traces written by a real .NET runtime decode with it: every GC event and
+ * version of both providers (the GarbageCollection task of Microsoft-Windows-DotNETRuntime, 66 of its
+ * 67 event-versions; the GarbageCollectionPrivate task of Microsoft-Windows-DotNETRuntimePrivate, 43 of
+ * its 44), with the same ids, versions, field names, field order and wire types
  * (win:UInt8..UInt64 -> uint8_t..uint64_t, win:Int32 -> int32_t, win:Pointer -> evgen_ptr,
  * win:UnicodeString -> evgen_utf16z, win:Boolean -> evgen_bool32, win:Binary -> an EVENT_ARRAY of
- * uint8_t, struct arrays -> an EVENT_ARRAY of the runtime's C struct, padding included).
+ * uint8_t, struct arrays -> an EVENT_ARRAY of the runtime's C struct, padding included, or packed
+ * where CoreCLR packs it). tests/unit/gc-templates-full.tsv lists every one of them, field by field.
+ * Not declared, because the manifest language cannot express them: GCBulkRootStaticVar (an inline
+ * UnicodeString in each array element) and version 2 of the private GCPerHeapHistory (an empty
+ * template after a version 1 holding ClrInstanceID). Levels and keywords are per event: where
+ * ClrEtwAll.man gives an old version other keywords (version 0 of GCCreateConcurrentThread and
+ * GCTerminateConcurrentThread: GC only), the event carries its latest version's.
  * Conventions: an event is named after its template's event symbol without the _V<n> suffix, and a
  * private event whose name collides with a public one takes CoreCLR's Prv prefix
- * (PrvGCGlobalHeapHistory, PrvGCJoin); a field's `since` is the first version whose template holds
- * it, so the EVENT_FIELD lines follow the newest version's order; a version without payload is
+ * (PrvGCGlobalHeapHistory, PrvGCJoin, PrvGCPerHeapHistory); a field's `since` is the first version
+ * whose template holds it, so the EVENT_FIELD lines follow the newest version's order; a version without payload is
  * declared with EVENT_VERSION; the three old layouts CoreCLR changed in place (version 0 of
  * GCStart, GCEnd and GCSuspendEEBegin) are spelled out with EVENT_LEGACY_FIELD lines; levels,
  * keywords and value maps use the constants and enums of the types section below, every enum
@@ -44,6 +51,11 @@ typedef enum GCEventLevel {
 #define GCEventKeyword_ManagedHeapCollect            GCEventKeyword_GCHeapCollect /* its other name */
 #define GCEventKeyword_GCHeapAndTypeNames            0x1000000
 #define GCEventKeyword_GCSampledObjectAllocationLow  0x2000000
+
+/* Keywords of Microsoft-Windows-DotNETRuntimePrivate used by its GC events (same naming). */
+#define GCPrivateEventKeyword_GCPrivate       0x1
+#define GCPrivateEventKeyword_InteropPrivate  0x2000
+#define GCPrivateEventKeyword_GCHandlePrivate 0x4000
 
 /* Why a GC happened (GCStart, GCTriggered, GCGlobalHeapHistory .Reason). */
 typedef enum GCReason {
@@ -192,6 +204,68 @@ typedef struct GCBulkMovedObjectRangesValue {
     uint64_t RangeLength;
 } GCBulkMovedObjectRangesValue;
 
+/* The heap-dump and survival events copy CoreCLR's value structs declared under #pragma pack(1)
+ * (eventtracepriv.h): their elements are packed, e.g. 21 bytes apart for GCBulkRootEdge on x64. */
+#pragma pack(push, 1)
+
+/* GCBulkRootEdge.Values: 21 bytes on 64-bit. */
+typedef struct GCBulkRootEdgeValue {
+    evgen_ptr RootedNodeAddress;
+    uint8_t GCRootKind; /* GCRootKind's values, in one byte */
+    uint32_t GCRootFlag;
+    evgen_ptr GCRootID;
+} GCBulkRootEdgeValue;
+
+/* GCBulkRootConditionalWeakTableElementEdge.Values: 24 bytes on 64-bit. */
+typedef struct GCBulkRootConditionalWeakTableElementEdgeValue {
+    evgen_ptr GCKeyNodeID;
+    evgen_ptr GCValueNodeID;
+    evgen_ptr GCRootID;
+} GCBulkRootConditionalWeakTableElementEdgeValue;
+
+/* GCBulkNode.Values: 32 bytes on 64-bit. */
+typedef struct GCBulkNodeValue {
+    evgen_ptr Address;
+    uint64_t Size;
+    uint64_t TypeID;
+    uint64_t EdgeCount;
+} GCBulkNodeValue;
+
+/* GCBulkEdge.Values: 12 bytes on 64-bit. */
+typedef struct GCBulkEdgeValue {
+    evgen_ptr Value;
+    uint32_t ReferencingFieldID;
+} GCBulkEdgeValue;
+
+/* GCBulkSurvivingObjectRanges.Values: 16 bytes on 64-bit. */
+typedef struct GCBulkSurvivingObjectRangesValue {
+    evgen_ptr RangeBase;
+    uint64_t RangeLength;
+} GCBulkSurvivingObjectRangesValue;
+
+/* GCBulkRootCCW.Values: 44 bytes. */
+typedef struct GCBulkRootCCWValue {
+    uint64_t GCRootID;
+    uint64_t ObjectID;
+    uint64_t TypeID;
+    uint64_t IUnknown;
+    uint32_t RefCount;
+    uint32_t PeggedRefCount;
+    uint32_t Flags;
+} GCBulkRootCCWValue;
+
+/* GCBulkRCW.Values: 40 bytes. */
+typedef struct GCBulkRCWValue {
+    uint64_t ObjectID;
+    uint64_t TypeID;
+    uint64_t IUnknown;
+    uint64_t VTable;
+    uint32_t RefCount;
+    uint32_t Flags;
+} GCBulkRCWValue;
+
+#pragma pack(pop)
+
 #endif /* EVGEN_GCEVENTS_TYPES_H */
 
 EVENT_PROVIDER(GCEventProvider_Default, "Microsoft-Windows-DotNETRuntime")
@@ -283,12 +357,16 @@ EVENT_FIELD(GCAllocationTick, 2, uint32_t,         HeapIndex)
 EVENT_FIELD(GCAllocationTick, 3, evgen_ptr,        Address)
 EVENT_FIELD(GCAllocationTick, 4, uint64_t,         ObjectSize)
 
-/* GCCreateConcurrentThread, v0-1: BGC thread created; v0 has no payload. Keywords: v1's (v0: GC). */
+/* GCCreateConcurrentThread, v0-1: BGC thread created; v0 has no payload. Keywords: v1's, GC and
+ * Threading; v0's are GC alone, which one mask per event cannot say (a superset: no session
+ * misses v0). */
 KNOWN_EVENT(GCCreateConcurrentThread, 11, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GC | GCEventKeyword_Threading)
 EVENT_VERSION(GCCreateConcurrentThread, 0)
 EVENT_FIELD(GCCreateConcurrentThread,   1, uint16_t, ClrInstanceID)
 
-/* GCTerminateConcurrentThread, v0-1: BGC thread exited; v0 has no payload. Keywords: v1's (v0: GC). */
+/* GCTerminateConcurrentThread, v0-1: BGC thread exited; v0 has no payload. Keywords: v1's, GC and
+ * Threading; v0's are GC alone, which one mask per event cannot say (a superset: no session
+ * misses v0). */
 KNOWN_EVENT(GCTerminateConcurrentThread, 12, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GC | GCEventKeyword_Threading)
 EVENT_VERSION(GCTerminateConcurrentThread, 0)
 EVENT_FIELD(GCTerminateConcurrentThread,   1, uint16_t, ClrInstanceID)
@@ -303,6 +381,34 @@ KNOWN_EVENT(GCFinalizersBegin, 14, GCEventProvider_Default, GCEventLevel_Informa
 EVENT_VERSION(GCFinalizersBegin, 0)
 EVENT_FIELD(GCFinalizersBegin,   1, uint16_t, ClrInstanceID)
 
+/* GCBulkRootEdge, v0: heap dump: the roots of the object graph, in batches numbered by Index. */
+KNOWN_EVENT(GCBulkRootEdge, 16, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCHeapDump)
+EVENT_FIELD(GCBulkRootEdge, 0, uint32_t,            Index)
+EVENT_FIELD(GCBulkRootEdge, 0, uint32_t,            Count)
+EVENT_FIELD(GCBulkRootEdge, 0, uint16_t,            ClrInstanceID)
+EVENT_ARRAY(GCBulkRootEdge, 0, GCBulkRootEdgeValue, Values, Count)
+
+/* GCBulkRootConditionalWeakTableElementEdge, v0: heap dump: ConditionalWeakTable dependent edges. */
+KNOWN_EVENT(GCBulkRootConditionalWeakTableElementEdge, 17, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCHeapDump)
+EVENT_FIELD(GCBulkRootConditionalWeakTableElementEdge, 0, uint32_t,                                       Index)
+EVENT_FIELD(GCBulkRootConditionalWeakTableElementEdge, 0, uint32_t,                                       Count)
+EVENT_FIELD(GCBulkRootConditionalWeakTableElementEdge, 0, uint16_t,                                       ClrInstanceID)
+EVENT_ARRAY(GCBulkRootConditionalWeakTableElementEdge, 0, GCBulkRootConditionalWeakTableElementEdgeValue, Values, Count)
+
+/* GCBulkNode, v0: heap dump: objects (nodes) of the heap graph. */
+KNOWN_EVENT(GCBulkNode, 18, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCHeapDump)
+EVENT_FIELD(GCBulkNode, 0, uint32_t,        Index)
+EVENT_FIELD(GCBulkNode, 0, uint32_t,        Count)
+EVENT_FIELD(GCBulkNode, 0, uint16_t,        ClrInstanceID)
+EVENT_ARRAY(GCBulkNode, 0, GCBulkNodeValue, Values, Count)
+
+/* GCBulkEdge, v0: heap dump: references (edges) of the nodes, in node order. */
+KNOWN_EVENT(GCBulkEdge, 19, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCHeapDump)
+EVENT_FIELD(GCBulkEdge, 0, uint32_t,        Index)
+EVENT_FIELD(GCBulkEdge, 0, uint32_t,        Count)
+EVENT_FIELD(GCBulkEdge, 0, uint16_t,        ClrInstanceID)
+EVENT_ARRAY(GCBulkEdge, 0, GCBulkEdgeValue, Values, Count)
+
 /* GCSampledObjectAllocationHigh, v0: an allocated object, sampled at a high rate. */
 KNOWN_EVENT(GCSampledObjectAllocationHigh, 20, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCSampledObjectAllocationHigh)
 EVENT_FIELD(GCSampledObjectAllocationHigh, 0, evgen_ptr, Address)
@@ -310,6 +416,13 @@ EVENT_FIELD(GCSampledObjectAllocationHigh, 0, evgen_ptr, TypeID)
 EVENT_FIELD(GCSampledObjectAllocationHigh, 0, uint32_t,  ObjectCountForTypeSample)
 EVENT_FIELD(GCSampledObjectAllocationHigh, 0, uint64_t,  TotalSizeForTypeSample)
 EVENT_FIELD(GCSampledObjectAllocationHigh, 0, uint16_t,  ClrInstanceID)
+
+/* GCBulkSurvivingObjectRanges, v0: address ranges that survived a GC, in batches numbered by Index. */
+KNOWN_EVENT(GCBulkSurvivingObjectRanges, 21, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCHeapSurvivalAndMovement)
+EVENT_FIELD(GCBulkSurvivingObjectRanges, 0, uint32_t,                         Index)
+EVENT_FIELD(GCBulkSurvivingObjectRanges, 0, uint32_t,                         Count)
+EVENT_FIELD(GCBulkSurvivingObjectRanges, 0, uint16_t,                         ClrInstanceID)
+EVENT_ARRAY(GCBulkSurvivingObjectRanges, 0, GCBulkSurvivingObjectRangesValue, Values, Count)
 
 /* GCBulkMovedObjectRanges, v0: address ranges a compacting GC moved, in batches numbered by Index. */
 KNOWN_EVENT(GCBulkMovedObjectRanges, 22, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCHeapSurvivalAndMovement)
@@ -346,6 +459,12 @@ KNOWN_EVENT(GCMarkOlderGenerationRoots, 28, GCEventProvider_Default, GCEventLeve
 EVENT_FIELD(GCMarkOlderGenerationRoots, 0, uint32_t, HeapNum)
 EVENT_FIELD(GCMarkOlderGenerationRoots, 0, uint16_t, ClrInstanceID)
 
+/* FinalizeObject, v0: the finalizer thread is about to run an object's finalizer. */
+KNOWN_EVENT(FinalizeObject, 29, GCEventProvider_Default, GCEventLevel_Verbose, GCEventKeyword_GC)
+EVENT_FIELD(FinalizeObject, 0, evgen_ptr, TypeID)
+EVENT_FIELD(FinalizeObject, 0, evgen_ptr, ObjectID)
+EVENT_FIELD(FinalizeObject, 0, uint16_t,  ClrInstanceID)
+
 /* SetGCHandle, v0: a GC handle was created or set. */
 KNOWN_EVENT(SetGCHandle, 30, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCHandle)
 EVENT_FIELD(SetGCHandle, 0, evgen_ptr,    HandleID)
@@ -380,6 +499,21 @@ EVENT_FIELD(PinObjectAtGCTime, 0, uint16_t,     ClrInstanceID)
 KNOWN_EVENT(GCTriggered, 35, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GC)
 EVENT_FIELD(GCTriggered, 0, GCReason, Reason)
 EVENT_FIELD(GCTriggered, 0, uint16_t, ClrInstanceID)
+
+/* GCBulkRootCCW, v0: heap dump: COM-callable wrappers that root objects. */
+KNOWN_EVENT(GCBulkRootCCW, 36, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCHeapDump)
+EVENT_FIELD(GCBulkRootCCW, 0, uint32_t,           Count)
+EVENT_FIELD(GCBulkRootCCW, 0, uint16_t,           ClrInstanceID)
+EVENT_ARRAY(GCBulkRootCCW, 0, GCBulkRootCCWValue, Values, Count)
+
+/* GCBulkRCW, v0: heap dump: runtime-callable wrappers. */
+KNOWN_EVENT(GCBulkRCW, 37, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCHeapDump)
+EVENT_FIELD(GCBulkRCW, 0, uint32_t,       Count)
+EVENT_FIELD(GCBulkRCW, 0, uint16_t,       ClrInstanceID)
+EVENT_ARRAY(GCBulkRCW, 0, GCBulkRCWValue, Values, Count)
+
+/* GCBulkRootStaticVar (id 38, v0) is not declared: each element of its Values array holds an
+ * inline UnicodeString (FieldName), which an array element struct cannot express. */
 
 /* GCDynamicEvent, v0: a named GC event with an opaque payload (keywords 0x3f00003). */
 KNOWN_EVENT(GCDynamicEvent, 39, GCEventProvider_Default, GCEventLevel_LogAlways, GCEventKeyword_GC | GCEventKeyword_GCHandle | GCEventKeyword_GCHeapDump | GCEventKeyword_GCSampledObjectAllocationHigh | GCEventKeyword_GCHeapSurvivalAndMovement | GCEventKeyword_GCHeapCollect | GCEventKeyword_GCHeapAndTypeNames | GCEventKeyword_GCSampledObjectAllocationLow)
@@ -448,6 +582,16 @@ EVENT_FIELD(GCGlobalHeapHistory, 3, uint32_t,                CondemnReasons1)
 EVENT_FIELD(GCGlobalHeapHistory, 4, uint32_t,                Count)
 EVENT_ARRAY(GCGlobalHeapHistory, 4, GCGlobalHeapHistoryTime, Values, Count)
 
+/* GenAwareBegin, v0: a generation-aware heap analysis (a dump of gen Count) begins. */
+KNOWN_EVENT(GenAwareBegin, 206, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCHeapDump)
+EVENT_FIELD(GenAwareBegin, 0, uint32_t, Count)
+EVENT_FIELD(GenAwareBegin, 0, uint16_t, ClrInstanceID)
+
+/* GenAwareEnd, v0: the generation-aware heap analysis ends. */
+KNOWN_EVENT(GenAwareEnd, 207, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCHeapDump)
+EVENT_FIELD(GenAwareEnd, 0, uint32_t, Count)
+EVENT_FIELD(GenAwareEnd, 0, uint16_t, ClrInstanceID)
+
 /* GCLOHCompact, v0: per-heap timings of a large-object-heap compaction. */
 KNOWN_EVENT(GCLOHCompact, 208, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GC)
 EVENT_FIELD(GCLOHCompact, 0, uint16_t,         ClrInstanceID)
@@ -464,8 +608,33 @@ EVENT_ARRAY(GCFitBucketInfo, 0, GCFitBucketInfoValue, Values, Count)
 
 /* ---- Microsoft-Windows-DotNETRuntimePrivate ---- */
 
+/* GCDecision, v0-1: whether the GC decided to compact. */
+KNOWN_EVENT(GCDecision, 1, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(GCDecision, 0, evgen_bool32, DoCompact)
+EVENT_FIELD(GCDecision, 1, uint16_t,     ClrInstanceID)
+
+/* GCSettings, v0-1: the GC's segment sizes and flavour, at startup. */
+KNOWN_EVENT(GCSettings, 2, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(GCSettings, 0, uint64_t,     SegmentSize)
+EVENT_FIELD(GCSettings, 0, uint64_t,     LargeObjectSegmentSize)
+EVENT_FIELD(GCSettings, 0, evgen_bool32, ServerGC)
+EVENT_FIELD(GCSettings, 1, uint16_t,     ClrInstanceID)
+
+/* GCOptimized, v0-1: a generation's allocation budget was tuned. */
+KNOWN_EVENT(GCOptimized, 3, GCEventProvider_Private, GCEventLevel_Verbose, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(GCOptimized, 0, uint64_t, DesiredAllocation)
+EVENT_FIELD(GCOptimized, 0, uint64_t, NewAllocation)
+EVENT_FIELD(GCOptimized, 0, uint32_t, GenerationNumber)
+EVENT_FIELD(GCOptimized, 1, uint16_t, ClrInstanceID)
+
+/* PrvGCPerHeapHistory, v1: private GCPerHeapHistory (public id 204 continues at v3). Its version 2
+ * (template GCPerHeapHistory) has no field at all, so it would drop v1's ClrInstanceID: a removal the
+ * append-only rule cannot express, and it is not declared; a reader sees its payload as absent fields. */
+KNOWN_EVENT(PrvGCPerHeapHistory, 4, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(PrvGCPerHeapHistory, 1, uint16_t, ClrInstanceID)
+
 /* PrvGCGlobalHeapHistory, v0-1: private GCGlobalHeapHistory (public id 205 continues at v2). */
-KNOWN_EVENT(PrvGCGlobalHeapHistory, 5, GCEventProvider_Private, GCEventLevel_Information, GCEventKeyword_GC)
+KNOWN_EVENT(PrvGCGlobalHeapHistory, 5, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
 EVENT_FIELD(PrvGCGlobalHeapHistory, 0, uint64_t, FinalYoungestDesired)
 EVENT_FIELD(PrvGCGlobalHeapHistory, 0, int32_t,  NumHeaps)
 EVENT_FIELD(PrvGCGlobalHeapHistory, 0, uint32_t, CondemnedGeneration)
@@ -475,17 +644,160 @@ EVENT_FIELD(PrvGCGlobalHeapHistory, 0, uint32_t, GlobalMechanisms)
 EVENT_FIELD(PrvGCGlobalHeapHistory, 1, uint16_t, ClrInstanceID)
 
 /* PrvGCJoin, v0-1: private GCJoin (public id 203 continues at v2). */
-KNOWN_EVENT(PrvGCJoin, 6, GCEventProvider_Private, GCEventLevel_Verbose, GCEventKeyword_GC)
+KNOWN_EVENT(PrvGCJoin, 6, GCEventProvider_Private, GCEventLevel_Verbose, GCPrivateEventKeyword_GCPrivate)
 EVENT_FIELD(PrvGCJoin, 0, uint32_t,   Heap)
 EVENT_FIELD(PrvGCJoin, 0, GCJoinTime, JoinTime)
 EVENT_FIELD(PrvGCJoin, 0, GCJoinType, JoinType)
 EVENT_FIELD(PrvGCJoin, 1, uint16_t,   ClrInstanceID)
 
+/* PrvGCMarkStackRoots, v0-1: a heap finished marking stack roots (private twin of GCMarkStackRoots). */
+KNOWN_EVENT(PrvGCMarkStackRoots, 7, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(PrvGCMarkStackRoots, 0, uint32_t, HeapNum)
+EVENT_FIELD(PrvGCMarkStackRoots, 1, uint16_t, ClrInstanceID)
+
+/* PrvGCMarkFinalizeQueueRoots, v0-1: a heap finished marking finalization-queue roots (private twin of GCMarkFinalizeQueueRoots). */
+KNOWN_EVENT(PrvGCMarkFinalizeQueueRoots, 8, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(PrvGCMarkFinalizeQueueRoots, 0, uint32_t, HeapNum)
+EVENT_FIELD(PrvGCMarkFinalizeQueueRoots, 1, uint16_t, ClrInstanceID)
+
+/* PrvGCMarkHandles, v0-1: a heap finished marking handle roots (private twin of GCMarkHandles). */
+KNOWN_EVENT(PrvGCMarkHandles, 9, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(PrvGCMarkHandles, 0, uint32_t, HeapNum)
+EVENT_FIELD(PrvGCMarkHandles, 1, uint16_t, ClrInstanceID)
+
+/* PrvGCMarkCards, v0-1: a heap finished marking card (older-generation) roots (private twin of GCMarkOlderGenerationRoots). */
+KNOWN_EVENT(PrvGCMarkCards, 10, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(PrvGCMarkCards, 0, uint32_t, HeapNum)
+EVENT_FIELD(PrvGCMarkCards, 1, uint16_t, ClrInstanceID)
+
+/* BGCBegin, v0: background GC phase marker, the BGC begins. */
+KNOWN_EVENT(BGCBegin, 11, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGCBegin, 0, uint16_t, ClrInstanceID)
+
+/* BGC1stNonConEnd, v0: background GC phase marker, end of the first non-concurrent phase. */
+KNOWN_EVENT(BGC1stNonConEnd, 12, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGC1stNonConEnd, 0, uint16_t, ClrInstanceID)
+
+/* BGC1stConEnd, v0: background GC phase marker, end of the first concurrent phase. */
+KNOWN_EVENT(BGC1stConEnd, 13, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGC1stConEnd, 0, uint16_t, ClrInstanceID)
+
+/* BGC2ndNonConBegin, v0: background GC phase marker, start of the second non-concurrent phase. */
+KNOWN_EVENT(BGC2ndNonConBegin, 14, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGC2ndNonConBegin, 0, uint16_t, ClrInstanceID)
+
+/* BGC2ndNonConEnd, v0: background GC phase marker, end of the second non-concurrent phase. */
+KNOWN_EVENT(BGC2ndNonConEnd, 15, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGC2ndNonConEnd, 0, uint16_t, ClrInstanceID)
+
+/* BGC2ndConBegin, v0: background GC phase marker, start of the second concurrent phase. */
+KNOWN_EVENT(BGC2ndConBegin, 16, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGC2ndConBegin, 0, uint16_t, ClrInstanceID)
+
+/* BGC2ndConEnd, v0: background GC phase marker, end of the second concurrent phase. */
+KNOWN_EVENT(BGC2ndConEnd, 17, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGC2ndConEnd, 0, uint16_t, ClrInstanceID)
+
+/* BGCPlanEnd, v0: background GC phase marker, end of planning. */
+KNOWN_EVENT(BGCPlanEnd, 18, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGCPlanEnd, 0, uint16_t, ClrInstanceID)
+
+/* BGCSweepEnd, v0: background GC phase marker, end of sweeping. */
+KNOWN_EVENT(BGCSweepEnd, 19, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGCSweepEnd, 0, uint16_t, ClrInstanceID)
+
+/* BGCDrainMark, v0: the BGC drained its mark list. */
+KNOWN_EVENT(BGCDrainMark, 20, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGCDrainMark, 0, uint64_t, Objects)
+EVENT_FIELD(BGCDrainMark, 0, uint16_t, ClrInstanceID)
+
+/* BGCRevisit, v0: the BGC revisited pages written during concurrent marking. */
+KNOWN_EVENT(BGCRevisit, 21, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGCRevisit, 0, uint64_t, Pages)
+EVENT_FIELD(BGCRevisit, 0, uint64_t, Objects)
+EVENT_FIELD(BGCRevisit, 0, uint32_t, IsLarge)
+EVENT_FIELD(BGCRevisit, 0, uint16_t, ClrInstanceID)
+
+/* BGCOverflow, v0-1: the BGC mark stack overflowed over [Min, Max). */
+KNOWN_EVENT(BGCOverflow, 22, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGCOverflow, 0, uint64_t, Min)
+EVENT_FIELD(BGCOverflow, 0, uint64_t, Max)
+EVENT_FIELD(BGCOverflow, 0, uint64_t, Objects)
+EVENT_FIELD(BGCOverflow, 0, uint32_t, IsLarge)
+EVENT_FIELD(BGCOverflow, 0, uint16_t, ClrInstanceID)
+EVENT_FIELD(BGCOverflow, 1, uint32_t, GenNumber)
+
+/* BGCAllocWaitBegin, v0: an allocation starts waiting for the BGC. */
+KNOWN_EVENT(BGCAllocWaitBegin, 23, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGCAllocWaitBegin, 0, uint32_t, Reason)
+EVENT_FIELD(BGCAllocWaitBegin, 0, uint16_t, ClrInstanceID)
+
+/* BGCAllocWaitEnd, v0: the allocation stops waiting for the BGC. */
+KNOWN_EVENT(BGCAllocWaitEnd, 24, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGCAllocWaitEnd, 0, uint32_t, Reason)
+EVENT_FIELD(BGCAllocWaitEnd, 0, uint16_t, ClrInstanceID)
+
+/* GCFullNotify, v0-1: a full-GC notification (GC.RegisterForFullGCNotification) was raised. */
+KNOWN_EVENT(GCFullNotify, 25, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(GCFullNotify, 0, uint32_t, GenNumber)
+EVENT_FIELD(GCFullNotify, 0, uint32_t, IsAlloc)
+EVENT_FIELD(GCFullNotify, 1, uint16_t, ClrInstanceID)
+
+/* BGC1stSweepEnd, v0: end of the BGC's first sweep. */
+KNOWN_EVENT(BGC1stSweepEnd, 26, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(BGC1stSweepEnd, 0, uint32_t, GenNumber)
+EVENT_FIELD(BGC1stSweepEnd, 0, uint16_t, ClrInstanceID)
+
+/* PrvFinalizeObject, v0: private FinalizeObject, with the type's name. */
+KNOWN_EVENT(PrvFinalizeObject, 192, GCEventProvider_Private, GCEventLevel_Verbose, GCPrivateEventKeyword_GCPrivate)
+EVENT_FIELD(PrvFinalizeObject, 0, evgen_ptr,    TypeID)
+EVENT_FIELD(PrvFinalizeObject, 0, evgen_ptr,    ObjectID)
+EVENT_FIELD(PrvFinalizeObject, 0, uint16_t,     ClrInstanceID)
+EVENT_FIELD(PrvFinalizeObject, 0, evgen_utf16z, TypeName)
+
+/* CCWRefCountChangeAnsi, v0: a COM-callable wrapper's reference count changed (8-bit names). */
+KNOWN_EVENT(CCWRefCountChangeAnsi, 193, GCEventProvider_Private, GCEventLevel_Verbose, GCPrivateEventKeyword_InteropPrivate)
+EVENT_FIELD(CCWRefCountChangeAnsi, 0, evgen_ptr,    HandleID)
+EVENT_FIELD(CCWRefCountChangeAnsi, 0, evgen_ptr,    ObjectID)
+EVENT_FIELD(CCWRefCountChangeAnsi, 0, evgen_ptr,    COMInterfacePointer)
+EVENT_FIELD(CCWRefCountChangeAnsi, 0, uint32_t,     NewRefCount)
+EVENT_FIELD(CCWRefCountChangeAnsi, 0, uint64_t,     AppDomainID)
+EVENT_FIELD(CCWRefCountChangeAnsi, 0, evgen_utf8z,  ClassName)
+EVENT_FIELD(CCWRefCountChangeAnsi, 0, evgen_utf8z,  NameSpace)
+EVENT_FIELD(CCWRefCountChangeAnsi, 0, evgen_utf16z, Operation)
+EVENT_FIELD(CCWRefCountChangeAnsi, 0, uint16_t,     ClrInstanceID)
+
+/* PrvSetGCHandle, v0: private SetGCHandle. */
+KNOWN_EVENT(PrvSetGCHandle, 194, GCEventProvider_Private, GCEventLevel_Verbose, GCPrivateEventKeyword_GCHandlePrivate)
+EVENT_FIELD(PrvSetGCHandle, 0, evgen_ptr,    HandleID)
+EVENT_FIELD(PrvSetGCHandle, 0, evgen_ptr,    ObjectID)
+EVENT_FIELD(PrvSetGCHandle, 0, GCHandleKind, Kind)
+EVENT_FIELD(PrvSetGCHandle, 0, uint32_t,     Generation)
+EVENT_FIELD(PrvSetGCHandle, 0, uint64_t,     AppDomainID)
+EVENT_FIELD(PrvSetGCHandle, 0, uint16_t,     ClrInstanceID)
+
+/* PrvDestroyGCHandle, v0: private DestroyGCHandle. */
+KNOWN_EVENT(PrvDestroyGCHandle, 195, GCEventProvider_Private, GCEventLevel_Verbose, GCPrivateEventKeyword_GCHandlePrivate)
+EVENT_FIELD(PrvDestroyGCHandle, 0, evgen_ptr, HandleID)
+EVENT_FIELD(PrvDestroyGCHandle, 0, uint16_t,  ClrInstanceID)
+
 /* PinPlugAtGCTime, v0: a plug pinned during a compacting GC. */
-KNOWN_EVENT(PinPlugAtGCTime, 199, GCEventProvider_Private, GCEventLevel_Verbose, GCEventKeyword_GC)
+KNOWN_EVENT(PinPlugAtGCTime, 199, GCEventProvider_Private, GCEventLevel_Verbose, GCPrivateEventKeyword_GCPrivate)
 EVENT_FIELD(PinPlugAtGCTime, 0, evgen_ptr, PlugStart)
 EVENT_FIELD(PinPlugAtGCTime, 0, evgen_ptr, PlugEnd)
 EVENT_FIELD(PinPlugAtGCTime, 0, evgen_ptr, GapBeforeSize)
 EVENT_FIELD(PinPlugAtGCTime, 0, uint16_t,  ClrInstanceID)
+
+/* CCWRefCountChange, v0: a COM-callable wrapper's reference count changed. */
+KNOWN_EVENT(CCWRefCountChange, 200, GCEventProvider_Private, GCEventLevel_Verbose, GCPrivateEventKeyword_InteropPrivate)
+EVENT_FIELD(CCWRefCountChange, 0, evgen_ptr,    HandleID)
+EVENT_FIELD(CCWRefCountChange, 0, evgen_ptr,    ObjectID)
+EVENT_FIELD(CCWRefCountChange, 0, evgen_ptr,    COMInterfacePointer)
+EVENT_FIELD(CCWRefCountChange, 0, uint32_t,     NewRefCount)
+EVENT_FIELD(CCWRefCountChange, 0, uint64_t,     AppDomainID)
+EVENT_FIELD(CCWRefCountChange, 0, evgen_utf16z, ClassName)
+EVENT_FIELD(CCWRefCountChange, 0, evgen_utf16z, NameSpace)
+EVENT_FIELD(CCWRefCountChange, 0, evgen_utf16z, Operation)
+EVENT_FIELD(CCWRefCountChange, 0, uint16_t,     ClrInstanceID)
 
 #include <evgen/manifest_end.h>

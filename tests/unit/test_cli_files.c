@@ -556,10 +556,10 @@ static void test_gen_writes_all_or_none(void **state)
     free(expected);
     free(missing_parent);
 
-    /* a full disk, as a file size limit of 64 KiB (SIGXFSZ ignored, which evgen inherits): from
-     * manifest/gcevents.h, the 44 KiB runtime header is written, the 95 KiB runtime source fails,
+    /* a full disk, as a file size limit of 128 KiB (SIGXFSZ ignored, which evgen inherits): from
+     * manifest/gcevents.h, the 73 KiB runtime header is written, the 155 KiB runtime source fails,
      * and neither is renamed */
-    struct rlimit limit, small = {64 * 1024, 64 * 1024};
+    struct rlimit limit, small = {128 * 1024, 128 * 1024};
     assert_int_equal(getrlimit(RLIMIT_FSIZE, &limit), 0);
     small.rlim_max = limit.rlim_max;
     void (*previous)(int) = signal(SIGXFSZ, SIG_IGN);

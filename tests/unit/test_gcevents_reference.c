@@ -2,8 +2,10 @@
  * ../shared/reference/gc-templates.tsv (CoreCLR's ClrEtwAll.man templates) is compared with the
  * model evgen builds from the manifest — event, provider, id, version, level, keywords, field
  * order, names, sizes and offsets — and so is every row of extra_rows below, the GC events a real
- * .NET Core 3.0 EventPipe trace holds (../shared/reference/traces) that the TSV lacks; every version
- * of the model is in one of the two. */
+ * .NET Core 3.0 EventPipe trace holds (../shared/reference/traces) that the TSV lacks. The whole set,
+ * every GC event-version of both providers, is tests/unit/gc-templates-full.tsv: each of its rows
+ * matches the model (wire kind, struct members and stride included), each version of the model is
+ * in it, and the versions the manifest language cannot express are listed below, exactly. */
 #include <inttypes.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +22,7 @@
 #include "test_support.h"
 
 #define TSV_PATH EVGEN_SOURCE_DIR "/../shared/reference/gc-templates.tsv"
+#define FULL_TSV_PATH EVGEN_SOURCE_DIR "/tests/unit/gc-templates-full.tsv"
 #define MANIFEST_PATH EVGEN_SOURCE_DIR "/manifest/gcevents.h"
 
 enum {
@@ -32,11 +35,25 @@ typedef struct row {
     unsigned line;
 } row;
 
+/* Columns of gc-templates-full.tsv (its header comment describes them). */
+enum {
+    F_EVGEN_EVENT, F_PROVIDER, F_ID, F_VERSION, F_SYMBOL, F_TEMPLATE, F_LEVEL, F_KEYWORDS, F_PAYLOAD_SIZE,
+    F_FIELD_INDEX, F_FIELD_NAME, F_IN_TYPE, F_BYTE_SIZE, F_OFFSET, N_FULL_COLS
+};
+
+typedef struct full_row {
+    char *cols[N_FULL_COLS];
+    unsigned line;
+} full_row;
+
 typedef struct fixture {
     evgen_model model;
     row *rows;
     size_t n_rows;
     char *tsv;
+    full_row *full;
+    size_t n_full;
+    char *full_tsv;
 } fixture;
 
 static size_t split_tabs(char *line, char **cols, size_t max)
@@ -75,6 +92,26 @@ static int setup(void **state)
         for (size_t i = n; i < N_COLS; i++)
             r->cols[i] = "";
     }
+    fx->full_tsv = evgen_test_read(FULL_TSV_PATH);
+    if (!fx->full_tsv) {
+        fprintf(stderr, "cannot read %s\n", FULL_TSV_PATH);
+        return -1;
+    }
+    line_no = 0;
+    for (char *line = fx->full_tsv; line && *line;) {
+        char *end = strchr(line, '\n');
+        if (end)
+            *end = '\0';
+        line_no++;
+        if (line[0] != '#' && strncmp(line, "evgen_event\t", 12) != 0 && line[0] != '\0') {
+            full_row *r = EVGEN_PUSH(fx->full, fx->n_full);
+            r->line = line_no;
+            size_t n = split_tabs(line, r->cols, N_FULL_COLS);
+            for (size_t i = n; i < N_FULL_COLS; i++)
+                r->cols[i] = "";
+        }
+        line = end ? end + 1 : NULL;
+    }
     evgen_frontend_options opts = {MANIFEST_PATH, NULL, 0, NULL, NULL};
     evgen_diags diags;
     evgen_diags_init(&diags);
@@ -94,6 +131,8 @@ static int teardown(void **state)
     evgen_model_free(&fx->model);
     free(fx->rows);
     free(fx->tsv);
+    free(fx->full);
+    free(fx->full_tsv);
     free(fx);
     return 0;
 }
@@ -304,13 +343,15 @@ static void test_every_model_version_is_in_the_reference(void **state)
                     extra_rows[x].version == ver->version)
                     rows++;
             }
+            if (rows == 0 && ver->n_slots > 0)
+                continue; /* beyond the shared TSV: gc-templates-full.tsv holds it */
             if (rows != ver->n_slots)
                 fail_msg("%s v%u: %zu fields in the model, %zu in the reference", e->name, ver->version,
                          ver->n_slots, rows);
             versions++;
         }
     }
-    assert_int_equal(versions, 61); /* 58 in the TSV, 3 in extra_rows */
+    assert_true(versions >= 61); /* 58 in the TSV, 3 in extra_rows, and the empty versions */
 }
 
 /* Struct arrays are laid out as the runtime's C structs, padding included. */
@@ -332,6 +373,268 @@ static void test_struct_strides_match_the_runtime(void **state)
             }
         }
         assert_true(found);
+    }
+}
+
+/* The event-versions of ClrEtwAll.man that manifest/gcevents.h does not declare, and why. */
+static const struct {
+    const char *provider;
+    uint64_t id;
+    unsigned version;
+    const char *why;
+} not_expressible[] = {
+    {"DotNETRuntime", 38, 0, "GCBulkRootStaticVar: each Values element holds an inline UnicodeString"},
+    {"DotNETRuntimePrivate", 4, 2, "GCPerHeapHistory v2 has no field: it drops v1's ClrInstanceID"},
+};
+#define N_NOT_EXPRESSIBLE (sizeof not_expressible / sizeof not_expressible[0])
+
+/* Versions whose keywords differ from their event's latest version: the manifest language has one
+ * keyword mask per event, so the model holds the latest version's (a superset here). */
+static const struct {
+    uint64_t id;
+    unsigned version;
+} own_keywords[] = {{11, 0}, {12, 0}};
+
+static bool full_row_is(const full_row *r, const char *provider, uint64_t id, unsigned version)
+{
+    return strcmp(r->cols[F_PROVIDER], provider) == 0 && strtoull(r->cols[F_ID], NULL, 10) == id &&
+           (unsigned)atoi(r->cols[F_VERSION]) == version;
+}
+
+static int not_expressible_index(const full_row *r)
+{
+    for (size_t i = 0; i < N_NOT_EXPRESSIBLE; i++)
+        if (full_row_is(r, not_expressible[i].provider, not_expressible[i].id, not_expressible[i].version))
+            return (int)i;
+    return -1;
+}
+
+static uint64_t level_number(const char *name)
+{
+    static const char *const names[] = {"LogAlways", "Critical", "Error", "Warning", "Informational", "Verbose"};
+    for (uint64_t i = 0; i < 6; i++)
+        if (strcmp(name, names[i]) == 0)
+            return i;
+    fail_msg("unknown level %s", name);
+    return 0;
+}
+
+/* The wire kind of a scalar win:* type (without the "win:" prefix). */
+static evgen_wire_kind win_kind(const char *type, unsigned line)
+{
+    static const struct {
+        const char *name;
+        evgen_wire_kind kind;
+    } kinds[] = {{"UInt8", EVGEN_WIRE_U8},   {"UInt16", EVGEN_WIRE_U16},     {"UInt32", EVGEN_WIRE_U32},
+                 {"Int32", EVGEN_WIRE_I32},  {"UInt64", EVGEN_WIRE_U64},     {"Pointer", EVGEN_WIRE_PTR},
+                 {"Boolean", EVGEN_WIRE_BOOL32}, {"UnicodeString", EVGEN_WIRE_UTF16Z},
+                 {"AnsiString", EVGEN_WIRE_UTF8Z}};
+    for (size_t i = 0; i < sizeof kinds / sizeof kinds[0]; i++)
+        if (strcmp(type, kinds[i].name) == 0)
+            return kinds[i].kind;
+    fail_msg("line %u: unknown type %s", line, type);
+    return EVGEN_WIRE_U8;
+}
+
+/* A struct array's in_type, struct[Count]{Member:win:Type@offset,...}/stride[ packed], against the
+ * model's struct: member names, kinds and offsets, and the stride. */
+static void check_struct(const evgen_model *m, const evgen_model_field *f, const char *in_type, unsigned line)
+{
+    assert_int_equal(f->type.kind, EVGEN_WIRE_STRUCT);
+    assert_true(f->is_array);
+    const evgen_model_struct *st = &m->structs[f->type.struct_index];
+    char count[64];
+    int used = 0;
+    if (sscanf(in_type, "struct[%63[^]]]{%n", count, &used) != 1 || used == 0)
+        fail_msg("line %u: bad struct type %s", line, in_type);
+    assert_string_equal(f->count_name, count);
+    const char *p = in_type + used;
+    size_t member = 0;
+    while (*p && *p != '}') {
+        char name[64], type[64];
+        unsigned offset;
+        int n = 0;
+        if (sscanf(p, "%63[^:]:win:%63[^@]@%u%n", name, type, &offset, &n) != 3 || n == 0)
+            fail_msg("line %u: bad struct member at %s", line, p);
+        if (member >= st->n_members)
+            fail_msg("line %u: %s has %zu members, the table more", line, st->name, st->n_members);
+        const evgen_model_struct_member *sm = &st->members[member];
+        if (strcmp(sm->name, name) != 0 || sm->kind != win_kind(type, line) || sm->offset != offset)
+            fail_msg("line %u: %s member %zu is %s kind %d @%u, the table says %s %s @%u", line, st->name, member,
+                     sm->name, (int)sm->kind, sm->offset, name, type, offset);
+        member++;
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    assert_int_equal(member, st->n_members);
+    unsigned stride = 0;
+    if (sscanf(p, "}/%u", &stride) != 1)
+        fail_msg("line %u: no stride in %s", line, in_type);
+    assert_int_equal(st->size, stride);
+}
+
+/* Every row of gc-templates-full.tsv: the model has the event (name, level, keywords of that
+ * version) and the field at that index with that name, wire kind, size and offset, struct members
+ * and stride; a version listed in not_expressible is absent from the model instead. */
+static void test_every_full_table_row_matches_the_model(void **state)
+{
+    fixture *fx = *state;
+    size_t compared = 0, skipped_versions[N_NOT_EXPRESSIBLE] = {0};
+    for (size_t i = 0; i < fx->n_full; i++) {
+        const full_row *r = &fx->full[i];
+        const char *provider = provider_name(r->cols[F_PROVIDER]);
+        uint64_t id = strtoull(r->cols[F_ID], NULL, 10);
+        unsigned version = (unsigned)atoi(r->cols[F_VERSION]);
+        const evgen_model_event *e = find_event(&fx->model, provider, id);
+        int ne = not_expressible_index(r);
+        if (ne >= 0) {
+            if (e && evgen_model_event_version(e, version))
+                fail_msg("line %u: %s v%u is declared now: drop it from not_expressible", r->line, e->name, version);
+            skipped_versions[ne]++;
+            continue;
+        }
+        if (!e)
+            fail_msg("line %u: no event %s id %" PRIu64 " in the manifest", r->line, r->cols[F_SYMBOL], id);
+        if (strcmp(e->name, r->cols[F_EVGEN_EVENT]) != 0)
+            fail_msg("line %u: id %" PRIu64 " is %s in the manifest, %s in the table", r->line, id, e->name,
+                     r->cols[F_EVGEN_EVENT]);
+        const evgen_model_version *ver = evgen_model_event_version(e, version);
+        if (!ver)
+            fail_msg("line %u: %s has no version %u", r->line, e->name, version);
+        assert_int_equal(e->level, level_number(r->cols[F_LEVEL]));
+        uint64_t keywords = strtoull(r->cols[F_KEYWORDS], NULL, 16);
+        bool own = false;
+        for (size_t k = 0; k < sizeof own_keywords / sizeof own_keywords[0]; k++)
+            own |= strcmp(provider, "Microsoft-Windows-DotNETRuntime") == 0 && own_keywords[k].id == id &&
+                   own_keywords[k].version == version;
+        if (own) {
+            if (e->keywords == keywords || (e->keywords & keywords) != keywords)
+                fail_msg("line %u: %s v%u: keywords 0x%" PRIx64 ", model 0x%" PRIx64 ": update own_keywords", r->line,
+                         e->name, version, keywords, e->keywords);
+        } else if (e->keywords != keywords)
+            fail_msg("line %u: %s v%u: keywords 0x%" PRIx64 ", model 0x%" PRIx64, r->line, e->name, version, keywords,
+                     e->keywords);
+        if (strcmp(r->cols[F_PAYLOAD_SIZE], "var") == 0)
+            assert_true(ver->variable_size);
+        else {
+            assert_false(ver->variable_size);
+            assert_int_equal(ver->fixed_size, atoi(r->cols[F_PAYLOAD_SIZE]));
+        }
+        if (strcmp(r->cols[F_FIELD_INDEX], "-") == 0) {
+            assert_int_equal(ver->n_slots, 0);
+            continue;
+        }
+        size_t index = (size_t)atoi(r->cols[F_FIELD_INDEX]);
+        if (index >= ver->n_slots)
+            fail_msg("line %u: %s v%u has %zu fields, the table has index %zu", r->line, e->name, version, ver->n_slots,
+                     index);
+        const evgen_model_slot *s = &ver->slots[index];
+        const evgen_model_field *f = s->field;
+        if (strcmp(f->name, r->cols[F_FIELD_NAME]) != 0)
+            fail_msg("line %u: %s v%u field %zu is %s, the table says %s", r->line, e->name, version, index, f->name,
+                     r->cols[F_FIELD_NAME]);
+        const char *in_type = r->cols[F_IN_TYPE];
+        char count[64];
+        if (strncmp(in_type, "struct[", 7) == 0)
+            check_struct(&fx->model, f, in_type, r->line);
+        else if (sscanf(in_type, "win:Binary[%63[^]]]", count) == 1) {
+            assert_true(f->is_array);
+            assert_int_equal(f->type.kind, EVGEN_WIRE_U8);
+            assert_string_equal(f->count_name, count);
+        } else if (strncmp(in_type, "win:", 4) == 0) {
+            assert_false(f->is_array);
+            if (f->type.kind != win_kind(in_type + 4, r->line))
+                fail_msg("line %u: %s.%s is kind %d, the table says %s", r->line, e->name, f->name, (int)f->type.kind,
+                         in_type);
+        } else
+            fail_msg("line %u: unknown in_type %s", r->line, in_type);
+        if (strcmp(r->cols[F_BYTE_SIZE], "var") == 0)
+            assert_int_equal(s->size, 0);
+        else
+            assert_int_equal(s->size, atoi(r->cols[F_BYTE_SIZE]));
+        if (strcmp(r->cols[F_OFFSET], "dyn") == 0)
+            assert_true(s->after >= 0);
+        else {
+            assert_int_equal(s->after, -1);
+            assert_int_equal(s->offset, atoi(r->cols[F_OFFSET]));
+        }
+        compared++;
+    }
+    for (size_t i = 0; i < N_NOT_EXPRESSIBLE; i++)
+        if (skipped_versions[i] == 0)
+            fail_msg("not_expressible lists %s id %" PRIu64 " v%u, which the table lacks", not_expressible[i].provider,
+                     not_expressible[i].id, not_expressible[i].version);
+    printf("%zu fields of gc-templates-full.tsv compared\n", compared);
+    assert_true(compared >= 380);
+}
+
+/* Every version of the model is in gc-templates-full.tsv with as many fields, and the totals are
+ * the whole set less not_expressible: 66 of the runtime provider's 67, 43 of the private's 44. */
+static void test_every_model_version_is_in_the_full_table(void **state)
+{
+    fixture *fx = *state;
+    size_t per_provider[2] = {0, 0};
+    for (size_t i = 0; i < fx->model.n_events; i++) {
+        const evgen_model_event *e = &fx->model.events[i];
+        const char *provider = fx->model.providers[e->provider_index].name;
+        bool private_provider = strcmp(provider, "Microsoft-Windows-DotNETRuntimePrivate") == 0;
+        const char *short_name = private_provider ? "DotNETRuntimePrivate" : "DotNETRuntime";
+        for (size_t v = 0; v < e->n_versions; v++) {
+            const evgen_model_version *ver = &e->versions[v];
+            size_t fields = 0, empty = 0;
+            for (size_t r = 0; r < fx->n_full; r++) {
+                const full_row *rw = &fx->full[r];
+                if (!full_row_is(rw, short_name, e->id, ver->version))
+                    continue;
+                if (strcmp(rw->cols[F_FIELD_INDEX], "-") == 0)
+                    empty++;
+                else
+                    fields++;
+            }
+            if (fields + empty == 0)
+                fail_msg("%s v%u is not in gc-templates-full.tsv", e->name, ver->version);
+            if (fields != ver->n_slots)
+                fail_msg("%s v%u: %zu fields in the model, %zu in the table", e->name, ver->version, ver->n_slots,
+                         fields);
+            per_provider[private_provider]++;
+        }
+    }
+    size_t table[2] = {0, 0};
+    for (size_t r = 0; r < fx->n_full; r++) {
+        const full_row *rw = &fx->full[r];
+        if (strcmp(rw->cols[F_FIELD_INDEX], "0") == 0 || strcmp(rw->cols[F_FIELD_INDEX], "-") == 0)
+            table[strcmp(rw->cols[F_PROVIDER], "DotNETRuntimePrivate") == 0]++;
+    }
+    printf("event-versions: runtime %zu of %zu, private %zu of %zu\n", per_provider[0], table[0], per_provider[1],
+           table[1]);
+    assert_int_equal(table[0], 67);
+    assert_int_equal(table[1], 44);
+    assert_int_equal(per_provider[0], 66);
+    assert_int_equal(per_provider[1], 43);
+}
+
+/* The packed heap-dump structs: CoreCLR copies them from #pragma pack(1) declarations. */
+static void test_packed_heap_dump_strides(void **state)
+{
+    fixture *fx = *state;
+    static const struct {
+        const char *name;
+        unsigned size;
+    } expected[] = {{"GCBulkRootEdgeValue", 21}, {"GCBulkRootConditionalWeakTableElementEdgeValue", 24},
+                    {"GCBulkNodeValue", 32},     {"GCBulkEdgeValue", 12},
+                    {"GCBulkSurvivingObjectRangesValue", 16}, {"GCBulkRootCCWValue", 44},
+                    {"GCBulkRCWValue", 40}};
+    for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
+        bool found = false;
+        for (size_t s = 0; s < fx->model.n_structs; s++) {
+            if (strcmp(fx->model.structs[s].name, expected[i].name) == 0) {
+                assert_int_equal(fx->model.structs[s].size, expected[i].size);
+                found = true;
+            }
+        }
+        if (!found)
+            fail_msg("no struct %s", expected[i].name);
     }
 }
 
@@ -360,6 +663,9 @@ int main(void)
         cmocka_unit_test(test_every_model_version_is_in_the_reference),
         cmocka_unit_test(test_struct_strides_match_the_runtime),
         cmocka_unit_test(test_gcheapstats_v2_offsets),
+        cmocka_unit_test(test_every_full_table_row_matches_the_model),
+        cmocka_unit_test(test_every_model_version_is_in_the_full_table),
+        cmocka_unit_test(test_packed_heap_dump_strides),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
