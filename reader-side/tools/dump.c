@@ -16,6 +16,7 @@
 #include "dump_json.h"
 #include "dump_out.h"
 #include "dump_stats.h"
+#include "evgen/gc_dynamic.h"
 #include "evgen/wire_bytes.h"
 #include "evgen/wire_format.h"
 #include "evgen/wire_kinds.h"
@@ -49,6 +50,7 @@ typedef struct dumper {
     size_t **prefix_len;
     uint8_t *raw_type; /* per version serial: a raw type of evgen convert (printed as raw=) */
     uint32_t *raw_bound; /* per raw type's serial: the bound version it was read with + 1, or 0 */
+    uint32_t *dynamic;   /* per serial of a GCDynamicEvent version: its Name and Data fields + 1 (16 bits each) */
     const char *names[64]; /* JSON: enum constant names of this event's fields */
     uint32_t name_fields[64];
     size_t n_names;
@@ -334,6 +336,23 @@ static uint32_t raw_bound_version(const dumper *d, const rd_version *raw)
     return best ? best->serial + 1 : 0;
 }
 
+/* CoreCLR's GCDynamicEvent carries a named payload (Name, Data) that evgen/gc_dynamic.h decodes:
+ * the indexes of its Name (UTF-16) and Data (byte array) fields + 1, 16 bits each, or 0. */
+static uint32_t dynamic_fields(const rd_version *v)
+{
+    if (strcmp(v->info->name, "GCDynamicEvent") != 0 || strcmp(v->info->provider, "Microsoft-Windows-DotNETRuntime") != 0)
+        return 0;
+    uint32_t name = 0, data = 0;
+    for (uint32_t f = 0; f < v->pub->n_fields && f < 0xffff; f++) {
+        const evgen_trace_field *fd = &v->pub->fields[f];
+        if (strcmp(fd->name, "Name") == 0 && !fd->is_array && fd->kind == EVGEN_WIRE_UTF16Z)
+            name = f + 1;
+        else if (strcmp(fd->name, "Data") == 0 && fd->is_array && fd->kind == EVGEN_WIRE_U8)
+            data = f + 1;
+    }
+    return name && data ? name | data << 16 : 0;
+}
+
 static void free_prepared(dumper *d)
 {
     for (size_t s = 0; d->head && s < d->rd->n_versions; s++) {
@@ -349,6 +368,7 @@ static void free_prepared(dumper *d)
     free(d->prefix_len);
     free(d->raw_type);
     free(d->raw_bound);
+    free(d->dynamic);
 }
 
 static int prepare(dumper *d)
@@ -360,14 +380,17 @@ static int prepare(dumper *d)
     d->prefix_len = calloc(n + 1, sizeof *d->prefix_len);
     d->raw_type = calloc(n + 1, sizeof *d->raw_type);
     d->raw_bound = calloc(n + 1, sizeof *d->raw_bound);
-    if (!d->head || !d->head_len || !d->prefix || !d->prefix_len || !d->raw_type || !d->raw_bound)
+    d->dynamic = calloc(n + 1, sizeof *d->dynamic);
+    if (!d->head || !d->head_len || !d->prefix || !d->prefix_len || !d->raw_type || !d->raw_bound || !d->dynamic)
         return -1;
     for (size_t s = 0; s < n; s++)
         if (prepare_version(d, d->rd->versions[s]) != 0)
             return -1;
-    for (size_t s = 0; s < n; s++)
+    for (size_t s = 0; s < n; s++) {
         if (d->raw_type[s])
             d->raw_bound[s] = raw_bound_version(d, d->rd->versions[s]);
+        d->dynamic[s] = dynamic_fields(d->rd->versions[s]);
+    }
     return 0;
 }
 
@@ -457,8 +480,66 @@ static void put_stack(dumper *d, const evgen_event *ev)
         putc_(o, ']');
 }
 
+/* A GCDynamicEvent's Data decoded by its Name (evgen/gc_dynamic.h): in JSON the member "decoded"
+ * ({"layout":"CommittedUsage","status":"ok","Version":1,...}), in text decoded=Layout{Field=v,...}.
+ * Nothing for a Name the decoder does not know: Data is printed as bytes anyway. */
+static void put_dynamic(dumper *d, const evgen_event *ev, uint32_t fields)
+{
+    uint32_t name_off, name_size, data_off, data_size;
+    if (!evgen_event_field(ev, (fields & 0xffff) - 1, &name_off, &name_size) ||
+        !evgen_event_field(ev, (fields >> 16) - 1, &data_off, &data_size) || name_size < 2)
+        return;
+    evgen_gc_dynamic g;
+    evgen_gc_dynamic_status st = evgen_gc_dynamic_decode((evgen_utf16_view){ev->payload + name_off, name_size / 2 - 1},
+                                                         ev->payload + data_off, data_size, &g);
+    if (st == EVGEN_GC_DYNAMIC_UNKNOWN_NAME)
+        return;
+    dump_buffer *o = &d->o;
+    json_writer *w = &d->jw;
+    if (d->json) {
+        jw_key(w, "decoded");
+        jw_begin_object(w);
+        jw_key_string(w, "layout", g.name);
+        jw_key_string(w, "status", evgen_gc_dynamic_status_name(st));
+    } else {
+        puts_(o, " decoded=");
+        puts_(o, g.name);
+        putc_(o, '{');
+    }
+    for (size_t i = 0; i < g.n_fields; i++) {
+        const evgen_gc_dynamic_field *f = &g.fields[i];
+        if (d->json) {
+            jw_key(w, f->name);
+            jw_value(w);
+        } else {
+            if (i)
+                putc_(o, ',');
+            puts_(o, f->name);
+            putc_(o, '=');
+        }
+        char *p = room(o, ROOM);
+        if (f->kind == EVGEN_GC_DYNAMIC_F32 && d->json && !isfinite(f->f))
+            p += snprintf(p, ROOM, "\"%s\"", isnan(f->f) ? "NaN" : f->f > 0 ? "Infinity" : "-Infinity");
+        else if (f->kind == EVGEN_GC_DYNAMIC_F32)
+            p += snprintf(p, ROOM, "%.9g", (double)f->f);
+        else
+            p = fmt_u64(p, f->u);
+        o->p = p;
+    }
+    if (d->json) {
+        jw_end(w);
+    } else {
+        putc_(o, '}');
+        if (st != EVGEN_GC_DYNAMIC_OK) {
+            puts_(o, " decoded_status=\"");
+            puts_(o, evgen_gc_dynamic_status_name(st));
+            putc_(o, '"');
+        }
+    }
+}
+
 /* The end of a line: the fields left out of a payload that ends early; in JSON, the enum constant
- * names of the fields that have one; with --stacks, the stack. */
+ * names of the fields that have one; a GCDynamicEvent's decoded Data; with --stacks, the stack. */
 static void put_line_end(dumper *d, const evgen_event *ev, const rd_version *v, uint32_t truncated_at, uint32_t n)
 {
     dump_buffer *o = &d->o;
@@ -468,6 +549,8 @@ static void put_line_end(dumper *d, const evgen_event *ev, const rd_version *v, 
             puts_(o, ev->layout->fields[truncated_at].name);
             putc_(o, '>');
         }
+        if (d->dynamic[v->serial])
+            put_dynamic(d, ev, d->dynamic[v->serial]);
         if (d->stacks && ev->stack_depth)
             put_stack(d, ev);
         putc_(o, '\n');
@@ -487,6 +570,8 @@ static void put_line_end(dumper *d, const evgen_event *ev, const rd_version *v, 
     }
     if (truncated_at < n)
         jw_key_string(w, "truncated", ev->layout->fields[truncated_at].name);
+    if (d->dynamic[v->serial])
+        put_dynamic(d, ev, d->dynamic[v->serial]);
     if (d->stacks && ev->stack_depth)
         put_stack(d, ev);
     jw_end(w); /* the line */

@@ -7,6 +7,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
 #include <setjmp.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -183,6 +184,100 @@ static void test_exact_lines_with_enum_names_and_escapes(void **state)
     assert_non_null(strstr(line, "\"event\":\"GCRestartEEEnd\""));
     assert_non_null(strstr(line, "\"fields\":{}"));
     assert_null(strtok_r(NULL, "\n", &save));
+    free(out);
+    free(err);
+    free(path);
+    free(t.data);
+}
+
+/* ---- GCDynamicEvent's named payloads --------------------------------------------------------- */
+
+static size_t put_le(uint8_t *p, uint64_t v, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (uint8_t)(v >> (8 * i));
+    return n;
+}
+
+static size_t fire_dynamic(void)
+{
+    static const evgen_char16 committed[] = {'C', 'o', 'm', 'm', 'i', 't', 't', 'e', 'd', 'U', 's', 'a', 'g', 'e', 0};
+    static const evgen_char16 tuning[] = {'H', 'e', 'a', 'p', 'C', 'o', 'u', 'n', 't', 'T', 'u', 'n', 'i', 'n', 'g', 0};
+    static const evgen_char16 sample[] = {'H', 'e', 'a', 'p', 'C', 'o', 'u', 'n', 't', 'S', 'a', 'm', 'p', 'l', 'e', 0};
+    static const evgen_char16 other[] = {'O', 't', 'h', 'e', 'r', 0};
+    uint8_t data[64];
+    size_t n = put_le(data, 1, 2); /* Version 1, then five UInt64 */
+    for (uint64_t v = 1; v <= 5; v++)
+        n += put_le(data + n, v * 1000000007ull, 8);
+    assert_int_equal(FireEtwGCDynamicEvent_V0(committed, (uint32_t)n, data, 1), EVGEN_EMIT_OK);
+    n = put_le(data, 1, 2);
+    n += put_le(data + n, 12, 2); /* NewHeapCount */
+    n += put_le(data + n, 99, 8); /* GCIndex */
+    static const float costs[6] = {1.5f, 0.25f, -2.0f, 1e30f, 0.0f, 0.0f};
+    for (int i = 0; i < 6; i++) {
+        float c = costs[i];
+        if (i == 5)
+            c = NAN; /* JSON has no NaN: a string */
+        uint32_t bits;
+        memcpy(&bits, &c, 4);
+        n += put_le(data + n, bits, 4);
+    }
+    assert_int_equal(FireEtwGCDynamicEvent_V0(tuning, (uint32_t)n, data, 1), EVGEN_EMIT_OK);
+    n = put_le(data, 1, 2);
+    n += put_le(data + n, 7, 8); /* GCIndex, then a cut ElapsedTimeBetweenGCs */
+    assert_int_equal(FireEtwGCDynamicEvent_V0(sample, (uint32_t)n + 3, data, 1), EVGEN_EMIT_OK);
+    assert_int_equal(FireEtwGCDynamicEvent_V0(other, 2, data, 1), EVGEN_EMIT_OK);
+    return 4;
+}
+
+/* The three payloads evgen/gc_dynamic.h knows print decoded, in text and JSON (parsed), a cut one
+ * with what it holds and its status, an unknown name as bytes only. */
+static void test_gc_dynamic_decoded(void **state)
+{
+    fixture *f = *state;
+    rh_trace t;
+    rh_record(fire_dynamic, 0, &t);
+    char *path = rh_write_file(f->dir, "dynamic.evtrace", t.data, t.size);
+    char *out, *err;
+    assert_int_equal(dump(path, NULL, &out, &err), 0);
+    assert_string_equal(err, "");
+    assert_non_null(strstr(out, " decoded=CommittedUsage{Version=1,TotalCommittedInUse=1000000007,"
+                                "TotalCommittedInGlobalDecommit=2000000014,TotalCommittedInFree=3000000021,"
+                                "TotalCommittedInGlobalFree=4000000028,TotalBookkeepingCommitted=5000000035}\n"));
+    assert_non_null(strstr(out, " decoded=HeapCountTuning{Version=1,NewHeapCount=12,GCIndex=99,"
+                                "MedianThroughputCostPercent=1.5,SmoothedMedianThroughputCostPercent=0.25,"));
+    assert_non_null(strstr(out, " decoded=HeapCountSample{Version=1,GCIndex=7} decoded_status=\"truncated\"\n"));
+    const char *other = strstr(out, "Name=\"Other\"");
+    assert_non_null(other);
+    assert_null(strstr(other, "decoded"));
+    free(out);
+    free(err);
+
+    static const char *const json_args[] = {"--json", NULL};
+    assert_int_equal(dump(path, json_args, &out, &err), 0);
+    char *save = NULL;
+    json_object *o = json_tokener_parse(strtok_r(out, "\n", &save));
+    assert_non_null(o);
+    json_object *dec = get(o, "decoded");
+    assert_string_equal(json_object_get_string(get(dec, "layout")), "CommittedUsage");
+    assert_string_equal(json_object_get_string(get(dec, "status")), "ok");
+    assert_true(json_object_get_uint64(get(dec, "TotalBookkeepingCommitted")) == 5000000035ull);
+    json_object_put(o);
+    o = json_tokener_parse(strtok_r(NULL, "\n", &save));
+    assert_non_null(o);
+    dec = get(o, "decoded");
+    assert_int_equal(json_object_get_int(get(dec, "NewHeapCount")), 12);
+    assert_true(json_object_get_double(get(dec, "ThroughputCostPercentReductionPerStepUp")) == -2.0);
+    assert_string_equal(json_object_get_string(get(dec, "SpaceCostPercentDecreasePerStepDown")), "NaN");
+    json_object_put(o);
+    o = json_tokener_parse(strtok_r(NULL, "\n", &save));
+    assert_non_null(o);
+    assert_string_equal(json_object_get_string(get(get(o, "decoded"), "status")), "truncated");
+    json_object_put(o);
+    o = json_tokener_parse(strtok_r(NULL, "\n", &save));
+    assert_non_null(o);
+    assert_null(get(o, "decoded"));
+    json_object_put(o);
     free(out);
     free(err);
     free(path);
@@ -669,6 +764,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_every_value_of_every_event_version, setup, teardown),
         cmocka_unit_test_setup_teardown(test_exact_lines_with_enum_names_and_escapes, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_gc_dynamic_decoded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_truncated_fields_and_odd_strings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_filters_and_orders, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stats, setup, teardown),
