@@ -22,6 +22,7 @@
 #include "gcevents_runtime.h"
 #include "gclog.h"
 #include "script.h"
+#include "table.h"
 #include "worker.h"
 
 typedef enum kind {
@@ -184,6 +185,7 @@ static void play(void *arg)
 
 typedef struct result {
     char lines[16][1024];
+    gclog_entry entries[16];
     size_t n_lines;
     size_t before_finish; /* entries handed out before gclog_finish */
     uint64_t thread_of[N_THREADS];
@@ -194,6 +196,7 @@ static void take(gclog *log, result *r)
     gclog_entry e;
     while (gclog_next(log, &e)) {
         assert_true(r->n_lines < 16);
+        r->entries[r->n_lines] = e;
         int n = gclog_format(&e, r->lines[r->n_lines++], sizeof r->lines[0]);
         assert_true(n >= 0 && (size_t)n < sizeof r->lines[0]);
     }
@@ -236,6 +239,30 @@ static void run_script(const step *steps, size_t n, result *r)
     evgen_reader_close(reader);
     free(data);
     free(error);
+}
+
+/* gcheapstats_report's table of the script's GCs, in GC number order (a string to free). */
+static char *report_of(const result *r)
+{
+    gclog_entry gcs[16];
+    memcpy(gcs, r->entries, r->n_lines * sizeof gcs[0]);
+    for (size_t i = 1; i < r->n_lines; i++) /* insertion sort by number */
+        for (size_t j = i; j > 0 && gcs[j - 1].number > gcs[j].number; j--) {
+            gclog_entry t = gcs[j];
+            gcs[j] = gcs[j - 1];
+            gcs[j - 1] = t;
+        }
+    FILE *f = tmpfile();
+    assert_non_null(f);
+    table_print(f, gcs, r->n_lines);
+    long size = ftell(f);
+    assert_true(size > 0);
+    rewind(f);
+    char *text = calloc(1, (size_t)size + 1);
+    assert_non_null(text);
+    assert_int_equal(fread(text, 1, (size_t)size, f), (size_t)size);
+    fclose(f);
+    return text;
 }
 
 static void assert_lines(const result *r, const char *const *expect, size_t n)
@@ -352,6 +379,9 @@ static void test_background_with_foreground(void **state)
     run_script(steps, sizeof steps / sizeof steps[0], &r);
     assert_lines(&r, expect, 3);
     assert_int_equal(r.before_finish, 3);
+    char *report = report_of(&r); /* without BGC phase events, no phases in the report */
+    assert_null(strstr(report, "Background GC phases"));
+    free(report);
     /* three threads really wrote the trace */
     assert_true(r.thread_of[MAIN] != r.thread_of[BGC] && r.thread_of[MAIN] != r.thread_of[USER2] &&
                 r.thread_of[BGC] != r.thread_of[USER2]);
@@ -504,6 +534,17 @@ static void test_background_phases(void **state)
     assert_lines(&r, expect, 2);
     assert_int_equal(r.before_finish, 2);
     assert_true(r.thread_of[BGC] != r.thread_of[BGC2]);
+    /* gcheapstats_report: a row per background GC after the totals */
+    char *report = report_of(&r);
+    const char *phases = strstr(report, "\nBackground GC phases (ms), from the private provider's BGC events\n"
+                                        "   GC#  Initial mark  Concurrent mark  Final mark  Concurrent sweep  SOH sweep "
+                                        " Alloc waits  Wait ms\n"
+                                        "     5         0.170            5.580       0.230             1.610      0.760 "
+                                        "           2    2.210\n"
+                                        "Phases: ");
+    if (!phases)
+        fail_msg("no BGC phases in the report:\n%s", report);
+    free(report);
 }
 
 /* Phase events lost: a phase whose events did not both come is `?`, never a difference with a
@@ -562,6 +603,13 @@ static void test_background_phases_lost(void **state)
     run_script(steps, sizeof steps / sizeof steps[0], &r);
     assert_lines(&r, expect, 2);
     assert_int_equal(r.before_finish, 1);
+    char *report = report_of(&r);
+    if (!strstr(report, "\n     5             -                -       0.230                 -      0.760 "
+                        "           1    6.610\n"
+                        "     9             -                -           -                 -          - "
+                        "           1        -  incomplete\n"))
+        fail_msg("the lost phases are not - in the report:\n%s", report);
+    free(report);
 }
 
 int main(void)
