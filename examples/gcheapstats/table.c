@@ -1,5 +1,6 @@
 /* table.c — the per-GC table and its totals, figures in MB (10^6 bytes) and ms with 3 decimals;
- * the derived figures (allocation, rate, % paused, fragmentation) are gcstats'. */
+ * the derived figures (allocation, rate, % paused, fragmentation) are gcstats'; then, when the
+ * trace has the private provider's BGC events, each background GC's phases. */
 #include "table.h"
 
 #include <stdlib.h>
@@ -126,6 +127,47 @@ static void print_totals(FILE *out, const gclog_entry *gcs, const gcstats_gc *pe
                 incomplete);
 }
 
+/* A phase's ms, or "-". */
+static const char *phase_ms(const gclog_entry *e, gclog_phase p, char *buf, size_t size)
+{
+    uint64_t ns;
+    if (gclog_bgc_phase(e, p, &ns))
+        return units_ms(ns, buf, size);
+    snprintf(buf, size, "-");
+    return buf;
+}
+
+/* One row per background GC with the private provider's BGC events (gclog.h); nothing without. */
+static void print_bgc_phases(FILE *out, const gclog_entry *gcs, size_t n)
+{
+    int any = 0;
+    for (size_t i = 0; i < n; i++) {
+        const gclog_entry *e = &gcs[i];
+        if (!gclog_has_bgc_events(e))
+            continue;
+        if (!any)
+            fprintf(out, "\nBackground GC phases (ms), from the private provider's BGC events\n"
+                         "%6s %13s %16s %11s %17s %10s %12s %8s\n",
+                    "GC#", "Initial mark", "Concurrent mark", "Final mark", "Concurrent sweep", "SOH sweep",
+                    "Alloc waits", "Wait ms");
+        any = 1;
+        char ms[GCLOG_PHASES][32], wait[32] = "-";
+        for (int p = 0; p < GCLOG_PHASES; p++)
+            phase_ms(e, (gclog_phase)p, ms[p], sizeof ms[p]);
+        /* a wait open at the end of a BGC without GCHeapStats has no time */
+        if (e->bgc.alloc_waits && (e->has_sizes || e->bgc.alloc_waits > e->bgc.alloc_waits_open))
+            units_ms(e->bgc.alloc_wait_ns, wait, sizeof wait);
+        fprintf(out, "%6u %13s %16s %11s %17s %10s %12u %8s%s\n", e->number, ms[GCLOG_PHASE_INITIAL_MARK],
+                ms[GCLOG_PHASE_CONCURRENT_MARK], ms[GCLOG_PHASE_FINAL_MARK], ms[GCLOG_PHASE_CONCURRENT_SWEEP],
+                ms[GCLOG_PHASE_SOH_SWEEP], e->bgc.alloc_waits, wait, e->complete ? "" : "  incomplete");
+    }
+    if (any)
+        fprintf(out, "Phases: initial mark BGCBegin..BGC1stNonConEnd, concurrent mark ..BGC1stConEnd, final mark "
+                     "BGC2ndNonConBegin..BGC2ndNonConEnd, concurrent sweep BGC2ndConBegin..BGC2ndConEnd (SOH sweep "
+                     "..BGC1stSweepEnd); alloc waits BGCAllocWaitBegin..End summed over threads; - where an event is "
+                     "missing.\n");
+}
+
 void table_print(FILE *out, const gclog_entry *gcs, size_t n)
 {
     gcstats_gc *per_gc = calloc(n ? n : 1, sizeof *per_gc);
@@ -140,5 +182,6 @@ void table_print(FILE *out, const gclog_entry *gcs, size_t n)
     for (size_t i = 0; i < n; i++)
         print_row(out, &gcs[i], &per_gc[i]);
     print_totals(out, gcs, per_gc, n);
+    print_bgc_phases(out, gcs, n);
     free(per_gc);
 }

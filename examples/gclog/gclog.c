@@ -1,6 +1,7 @@
 /* gclog.c — the GC log's state machine: PerfView's (TraceEvent's) suspension and GC tracking,
  * restated from its rules (gclog.h): suspensions for a GC paired on their thread, the current GC,
- * pauses, background GCs; heap stats, histories and allocation ticks attached to their GC. */
+ * pauses, background GCs; heap stats, histories and allocation ticks attached to their GC; a
+ * background GC's phases from the private provider's BGC events. */
 #include "gclog.h"
 
 #include <stdlib.h>
@@ -37,6 +38,13 @@ struct gclog {
     int has_triggered;
     uint32_t triggered_reason;
 
+    /* allocations waiting for the background GC in progress (BGCAllocWaitBegin, not yet ended) */
+    struct alloc_wait {
+        uint64_t thread, begin_ns;
+        uint32_t bgc_number;
+    } *waits;
+    size_t n_waits, waits_cap;
+
     gclog_entry *ready; /* completed entries, a queue */
     size_t ready_head, ready_count, ready_cap;
     int oom;
@@ -55,6 +63,7 @@ void gclog_free(gclog *log)
     if (!log)
         return;
     free(log->ready);
+    free(log->waits);
     free(log);
 }
 
@@ -76,9 +85,13 @@ static void settle_pause(gclog_entry *e, int tracked, int restarted)
         e->pause_kind = GCLOG_PAUSE_UNKNOWN;
 }
 
+static void close_open_waits(gclog *log, gclog_entry *g);
+
 /* Moves live[i] to the ready queue. */
 static void release(gclog *log, size_t i)
 {
+    if (log->live[i].type == GCLOG_BACKGROUND)
+        close_open_waits(log, &log->live[i]);
     if (log->ready_head + log->ready_count == log->ready_cap) {
         if (log->ready_head > 0) {
             memmove(log->ready, log->ready + log->ready_head, log->ready_count * sizeof *log->ready);
@@ -385,6 +398,162 @@ static void on_allocation_tick(gclog *log, const evgen_event *ev)
     log->ticks[kind] += amount;
 }
 
+/* ---- a background GC's phases (the private provider's BGC events) -------------------------- */
+
+/* A phase event of the background GC in progress: the first of an event that begins a phase is
+ * kept, the last of one that ends it (every heap's BGC thread fires its own). */
+static void on_bgc_event(gclog *log, int which, const evgen_event *ev)
+{
+    if (log->bgc < 0)
+        return; /* its GCStart came before the trace did, or it has ended */
+    gclog_bgc *b = &log->live[log->bgc].bgc;
+    int begins = which == GCLOG_BGC_BEGIN || which == GCLOG_BGC_2ND_NONCON_BEGIN || which == GCLOG_BGC_2ND_CON_BEGIN;
+    if (!(b->seen & (1u << which)) || !begins)
+        b->at_ns[which] = ev->timestamp_ns;
+    b->seen |= 1u << which;
+}
+
+static void on_bgc_revisit(gclog *log, const evgen_event *ev)
+{
+    if (log->bgc < 0)
+        return;
+    gclog_bgc *b = &log->live[log->bgc].bgc;
+    /* the final mark once its first event or a later one came */
+    uint32_t final_or_later = ~((1u << GCLOG_BGC_2ND_NONCON_BEGIN) - 1u);
+    int k = b->seen & final_or_later ? GCLOG_REVISIT_FINAL : GCLOG_REVISIT_CONCURRENT;
+    b->revisits[k]++;
+    b->revisit_pages[k] += BGCRevisit_Pages(ev);
+    b->revisit_objects[k] += BGCRevisit_Objects(ev);
+}
+
+static void on_bgc_drain_mark(gclog *log, const evgen_event *ev)
+{
+    if (log->bgc < 0)
+        return;
+    gclog_bgc *b = &log->live[log->bgc].bgc;
+    b->drain_marks++;
+    b->drain_objects += BGCDrainMark_Objects(ev);
+}
+
+static void on_bgc_overflow(gclog *log, const evgen_event *ev)
+{
+    if (log->bgc < 0)
+        return;
+    gclog_bgc *b = &log->live[log->bgc].bgc;
+    b->overflows++;
+    b->overflow_objects += BGCOverflow_Objects(ev);
+    b->overflow_bytes += since(BGCOverflow_Min(ev), BGCOverflow_Max(ev));
+}
+
+static struct alloc_wait *find_wait(gclog *log, uint64_t thread)
+{
+    for (size_t i = 0; i < log->n_waits; i++)
+        if (log->waits[i].thread == thread)
+            return &log->waits[i];
+    return NULL;
+}
+
+static void forget_wait(gclog *log, struct alloc_wait *w)
+{
+    *w = log->waits[--log->n_waits];
+}
+
+static void on_alloc_wait_begin(gclog *log, const evgen_event *ev)
+{
+    struct alloc_wait *w = find_wait(log, ev->thread_id);
+    if (log->bgc < 0) {
+        if (w)
+            forget_wait(log, w); /* its end was lost */
+        return;
+    }
+    if (!w) {
+        if (log->n_waits == log->waits_cap) {
+            size_t cap = log->waits_cap ? 2 * log->waits_cap : 8;
+            struct alloc_wait *grown = realloc(log->waits, cap * sizeof *grown);
+            if (!grown) {
+                log->oom = 1;
+                return;
+            }
+            log->waits = grown;
+            log->waits_cap = cap;
+        }
+        w = &log->waits[log->n_waits++];
+    }
+    w->thread = ev->thread_id;
+    w->begin_ns = ev->timestamp_ns;
+    w->bgc_number = log->live[log->bgc].number;
+}
+
+static void on_alloc_wait_end(gclog *log, const evgen_event *ev)
+{
+    struct alloc_wait *w = find_wait(log, ev->thread_id);
+    if (!w)
+        return; /* its begin came before the trace or the BGC did, or the BGC was handed out */
+    if (log->bgc >= 0 && log->live[log->bgc].number == w->bgc_number) {
+        gclog_bgc *b = &log->live[log->bgc].bgc;
+        b->alloc_waits++;
+        b->alloc_wait_ns += since(w->begin_ns, ev->timestamp_ns);
+    }
+    forget_wait(log, w);
+}
+
+/* The background GC `g` is handed out: its waits still open count up to its GCHeapStats (without
+ * it, no time). */
+static void close_open_waits(gclog *log, gclog_entry *g)
+{
+    for (size_t i = 0; i < log->n_waits;) {
+        struct alloc_wait *w = &log->waits[i];
+        if (w->bgc_number != g->number) {
+            i++;
+            continue;
+        }
+        g->bgc.alloc_waits++;
+        g->bgc.alloc_waits_open++;
+        if (g->has_sizes)
+            g->bgc.alloc_wait_ns += since(w->begin_ns, g->heap_stats_ns);
+        forget_wait(log, w);
+    }
+}
+
+int gclog_has_bgc_events(const gclog_entry *e)
+{
+    const gclog_bgc *b = &e->bgc;
+    return b->seen || b->alloc_waits || b->drain_marks || b->revisits[0] || b->revisits[1] || b->overflows;
+}
+
+int gclog_bgc_phase(const gclog_entry *e, gclog_phase phase, uint64_t *ns)
+{
+    static const int bounds[GCLOG_PHASES][2] = {
+        [GCLOG_PHASE_INITIAL_MARK] = {GCLOG_BGC_BEGIN, GCLOG_BGC_1ST_NONCON_END},
+        [GCLOG_PHASE_CONCURRENT_MARK] = {GCLOG_BGC_1ST_NONCON_END, GCLOG_BGC_1ST_CON_END},
+        [GCLOG_PHASE_FINAL_MARK] = {GCLOG_BGC_2ND_NONCON_BEGIN, GCLOG_BGC_2ND_NONCON_END},
+        [GCLOG_PHASE_CONCURRENT_SWEEP] = {GCLOG_BGC_2ND_CON_BEGIN, GCLOG_BGC_2ND_CON_END},
+        [GCLOG_PHASE_SOH_SWEEP] = {GCLOG_BGC_2ND_CON_BEGIN, GCLOG_BGC_1ST_SWEEP_END},
+    };
+    const gclog_bgc *b = &e->bgc;
+    int from = bounds[phase][0], to = bounds[phase][1];
+    if (!(b->seen & (1u << from)) || !(b->seen & (1u << to)) || b->at_ns[to] < b->at_ns[from])
+        return 0;
+    *ns = b->at_ns[to] - b->at_ns[from];
+    return 1;
+}
+
+/* The phase event `ev` is, or -1. */
+static int bgc_event(const evgen_event *ev)
+{
+    return BGCBegin_is(ev)            ? GCLOG_BGC_BEGIN
+           : BGC1stNonConEnd_is(ev)   ? GCLOG_BGC_1ST_NONCON_END
+           : BGC1stConEnd_is(ev)      ? GCLOG_BGC_1ST_CON_END
+           : BGC2ndNonConBegin_is(ev) ? GCLOG_BGC_2ND_NONCON_BEGIN
+           : BGC2ndNonConEnd_is(ev)   ? GCLOG_BGC_2ND_NONCON_END
+           : BGC2ndConBegin_is(ev)    ? GCLOG_BGC_2ND_CON_BEGIN
+           : BGC1stSweepEnd_is(ev)    ? GCLOG_BGC_1ST_SWEEP_END
+           : BGC2ndConEnd_is(ev)      ? GCLOG_BGC_2ND_CON_END
+           : BGCPlanEnd_is(ev)        ? GCLOG_BGC_PLAN_END
+           : BGCSweepEnd_is(ev)       ? GCLOG_BGC_SWEEP_END
+                                      : -1;
+}
+
 int gclog_feed(gclog *log, const evgen_event *ev)
 {
     if (log->oom)
@@ -409,11 +578,23 @@ int gclog_feed(gclog *log, const evgen_event *ev)
         on_suspend_end(log, ev);
     else if (GCRestartEEEnd_is(ev))
         on_restart_end(log, ev);
-    /* Here the private BGC phase events (GCBGCStart, GCBGC1stNonConEnd, GCBGC2ndNonConBegin,
-     * GCBGC2ndConBegin, ...) will time the phases of live[bgc] once manifest/gcevents.h has them. */
     else if (GCTriggered_is(ev) && GCTriggered_has_Reason(ev)) {
         log->has_triggered = 1;
         log->triggered_reason = GCTriggered_Reason(ev);
+    } else if (BGCRevisit_is(ev))
+        on_bgc_revisit(log, ev);
+    else if (BGCDrainMark_is(ev))
+        on_bgc_drain_mark(log, ev);
+    else if (BGCOverflow_is(ev))
+        on_bgc_overflow(log, ev);
+    else if (BGCAllocWaitBegin_is(ev))
+        on_alloc_wait_begin(log, ev);
+    else if (BGCAllocWaitEnd_is(ev))
+        on_alloc_wait_end(log, ev);
+    else {
+        int which = bgc_event(ev);
+        if (which >= 0)
+            on_bgc_event(log, which, ev);
     }
     return log->oom ? -1 : 0;
 }

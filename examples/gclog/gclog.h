@@ -67,10 +67,45 @@
  *
  * Entries come out in the order GCs complete (a background GC after the foreground GCs inside it).
  *
- * Not yet: the background GC's phases (GCBGCStart, GCBGC1stNonConEnd, GCBGC2ndNonConBegin, ... of
- * the private provider), which TraceEvent follows only to label its revisit statistics, are not in
- * manifest/gcevents.h; gclog_feed marks where they would time the phases of the background GC in
- * progress (log->bgc). */
+ * Beyond PerfView: a background GC's phases, from the private provider's (Microsoft-Windows-
+ * DotNETRuntimePrivate) BGC events, which TraceEvent follows only to label its revisit statistics.
+ * Where CoreCLR fires them (dotnet/runtime src/coreclr/gc: gc1 in collect.cpp, background_mark_phase
+ * and background_sweep in background.cpp; every BGC thread fires its own, one per heap with server
+ * GC, so a phase runs from the first heap's event that begins it to the last heap's that ends it):
+ *   - BGCBegin: the BGC thread starts its work (gc1), the runtime still suspended since the GCStart;
+ *   - BGC1stNonConEnd: stack and finalization-queue roots marked; the runtime restarts right after;
+ *   - BGC1stConEnd: concurrent marking (handles, mark list, written pages revisited, mark stack
+ *     overflow) is done; the BGC thread then suspends the runtime (SuspendForGCPrep);
+ *   - BGC2ndNonConBegin: the runtime is suspended; the final mark starts;
+ *   - BGC2ndNonConEnd: the final mark is done and the free lists reset for the sweep (at the
+ *     beginning of background_sweep); the runtime restarts right after;
+ *   - BGC2ndConBegin: the runtime restarted; the concurrent sweep begins (ephemeral generations, then
+ *     gen2); BGC1stSweepEnd: the small object heap is swept (the large and pinned heaps follow);
+ *     BGC2ndConEnd: the sweep is done (the GCEnd and GCHeapStats follow);
+ *   - BGCPlanEnd, BGCSweepEnd: declared by the runtime's manifest but never fired by today's GC
+ *     (IGCToCLREventSink has no method for them); printed as points in time when a trace has them.
+ * The timings (gclog_bgc_phase), each known only when both its events came, in this order:
+ *   initial mark     (GCLOG_PHASE_INITIAL_MARK)    first BGCBegin .. last BGC1stNonConEnd: non-concurrent
+ *   concurrent mark  (GCLOG_PHASE_CONCURRENT_MARK) last BGC1stNonConEnd .. last BGC1stConEnd
+ *   final mark       (GCLOG_PHASE_FINAL_MARK)      first BGC2ndNonConBegin .. last BGC2ndNonConEnd:
+ *                    non-concurrent, the work inside the final-mark suspension (the pause's
+ *                    "final mark" is that suspension, from its GCSuspendEEBegin to its restart)
+ *   concurrent sweep (GCLOG_PHASE_CONCURRENT_SWEEP) first BGC2ndConBegin .. last BGC2ndConEnd
+ *   SOH sweep        (GCLOG_PHASE_SOH_SWEEP)       first BGC2ndConBegin .. last BGC1stSweepEnd
+ * and the counts, attributed to the background GC in progress:
+ *   - BGCAllocWaitBegin .. BGCAllocWaitEnd of the same thread: an allocation waiting for the BGC
+ *     (Reason: CoreCLR's alloc_wait_reason, e.g. 6 awr_gen0_oos_bgc, 8 awr_fgc_wait_for_bgc); the
+ *     waits that began during the BGC are counted and their times summed over the threads; a wait
+ *     still open when the BGC is handed out (most waits for its end are: its GCHeapStats comes
+ *     before the waiters wake) counts up to that GCHeapStats, untimed without one (an incomplete
+ *     BGC), and is counted apart (alloc_waits_open);
+ *   - BGCDrainMark: the mark list drained during concurrent marking (events, Objects summed);
+ *   - BGCRevisit: pages written during marking revisited (events, Pages and Objects summed), as
+ *     TraceEvent splits them: in the concurrent mark, or (once BGC2ndNonConBegin or a later phase
+ *     event came) in the final mark;
+ *   - BGCOverflow: the mark stack overflowed (events, Objects summed, Max - Min summed: the bytes
+ *     of heap rescanned for it).
+ * A trace without these events leaves entry.bgc all zero, and the log line and report as before. */
 #ifndef EXAMPLE_GCLOG_H
 #define EXAMPLE_GCLOG_H
 
@@ -98,6 +133,48 @@ enum { GCLOG_GEN0, GCLOG_GEN1, GCLOG_GEN2, GCLOG_LOH, GCLOG_POH, GCLOG_HEAPS };
 
 /* Allocation tick kinds as TraceEvent sums them: the small object heap, and the others. */
 enum { GCLOG_TICK_SOH, GCLOG_TICK_UOH };
+
+/* The private provider's BGC phase events, in the order CoreCLR fires them (above). */
+enum {
+    GCLOG_BGC_BEGIN,
+    GCLOG_BGC_1ST_NONCON_END,
+    GCLOG_BGC_1ST_CON_END,
+    GCLOG_BGC_2ND_NONCON_BEGIN,
+    GCLOG_BGC_2ND_NONCON_END,
+    GCLOG_BGC_2ND_CON_BEGIN,
+    GCLOG_BGC_1ST_SWEEP_END,
+    GCLOG_BGC_2ND_CON_END,
+    GCLOG_BGC_PLAN_END,
+    GCLOG_BGC_SWEEP_END,
+    GCLOG_BGC_EVENTS
+};
+
+/* A background GC's timings (above). */
+typedef enum gclog_phase {
+    GCLOG_PHASE_INITIAL_MARK,
+    GCLOG_PHASE_CONCURRENT_MARK,
+    GCLOG_PHASE_FINAL_MARK,
+    GCLOG_PHASE_CONCURRENT_SWEEP,
+    GCLOG_PHASE_SOH_SWEEP,
+    GCLOG_PHASES
+} gclog_phase;
+
+/* Revisits by marking phase, as TraceEvent's BGCRevisitState. */
+enum { GCLOG_REVISIT_CONCURRENT, GCLOG_REVISIT_FINAL };
+
+typedef struct gclog_bgc {
+    uint32_t seen;                      /* bit 1 << GCLOG_BGC_* for each phase event seen */
+    uint64_t at_ns[GCLOG_BGC_EVENTS];   /* its time: the first of a BGCBegin or a ...Begin, the last of an ...End */
+    uint32_t alloc_waits;               /* BGCAllocWaitBegin .. End pairs begun during the BGC ... */
+    uint32_t alloc_waits_open;          /* ... of which still waiting when it was handed out */
+    uint64_t alloc_wait_ns;             /* their times, summed over the threads */
+    uint32_t drain_marks;               /* BGCDrainMark events */
+    uint64_t drain_objects;
+    uint32_t revisits[2];               /* BGCRevisit events, by GCLOG_REVISIT_* */
+    uint64_t revisit_pages[2], revisit_objects[2];
+    uint32_t overflows;                 /* BGCOverflow events */
+    uint64_t overflow_objects, overflow_bytes;
+} gclog_bgc;
 
 typedef struct gclog_entry {
     uint32_t number;     /* GCStart.Count */
@@ -139,6 +216,8 @@ typedef struct gclog_entry {
 
     uint8_t has_mechanisms; /* a GCGlobalHeapHistory was seen */
     uint32_t global_mechanisms;
+
+    gclog_bgc bgc; /* a background GC's private phase events (all zero without them) */
 } gclog_entry;
 
 typedef struct gclog gclog;
@@ -154,10 +233,22 @@ int gclog_finish(gclog *log);
 /* Takes the next completed entry: returns 1 and fills `entry`, or 0 if none is ready. */
 int gclog_next(gclog *log, gclog_entry *entry);
 
+/* The private provider's BGC events were seen for this (background) GC. */
+int gclog_has_bgc_events(const gclog_entry *entry);
+/* A background GC's phase timing: returns 1 and sets *ns when both its events came, in order;
+ * else 0. */
+int gclog_bgc_phase(const gclog_entry *entry, gclog_phase phase, uint64_t *ns);
+
 /* The entry's log line (no newline), e.g.
  *   GC #3: gen0 NonConcurrent AllocSmall, at 12.500 ms, pause 1.250 ms,
  *   after (MB) gen0 0.000 gen1 0.523 gen2 0.000 LOH 0.000 POH 0.250, compacting
- * (on one line). Returns the length snprintf would (the line is cut to `size`). */
+ * (on one line); a background GC with the private provider's BGC events ends with its phases,
+ *   ...; BGC phases (ms): initial mark 0.150, concurrent mark 5.500, final mark 0.280,
+ *   concurrent sweep 1.600 (SOH 1.000); alloc waits 2 (1 to its end) 0.300 ms; drain mark 1:
+ *   1500 objects; revisits: concurrent 2: 12 pages 340 objects, final 1: 3 pages 25 objects;
+ *   overflows 1: 40 objects over 0.004 MB
+ * (a phase whose events did not all come is `?`; the parts without events are left out). Returns
+ * the length snprintf would (the line is cut to `size`). */
 int gclog_format(const gclog_entry *entry, char *buf, size_t size);
 
 #endif /* EXAMPLE_GCLOG_H */

@@ -1,20 +1,32 @@
 /* main.c — gclog TRACE: one line per GC of a trace (number, generation, type, reason, pause, sizes
  * after, compaction), in the order the GCs complete. The rules are in gclog.h. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gclog.h"
 #include "trace_open.h"
 
-static void print_ready(gclog *log, unsigned long *count)
+/* Prints the entries ready; returns -1 if out of memory. */
+static int print_ready(gclog *log, unsigned long *count)
 {
     gclog_entry e;
-    char line[512];
+    char small[512];
     while (gclog_next(log, &e)) {
-        gclog_format(&e, line, sizeof line);
+        char *line = small;
+        int n = gclog_format(&e, small, sizeof small);
+        if (n >= (int)sizeof small) { /* a background GC's phases make a long line */
+            line = malloc((size_t)n + 1);
+            if (!line)
+                return -1;
+            gclog_format(&e, line, (size_t)n + 1);
+        }
         puts(line);
+        if (line != small)
+            free(line);
         (*count)++;
     }
+    return 0;
 }
 
 int main(int argc, char **argv)
@@ -38,12 +50,10 @@ int main(int argc, char **argv)
     int failed = 0;
     evgen_event ev;
     evgen_reader_rewind(reader, EVGEN_ORDER_TIME);
-    while (!failed && evgen_reader_next(reader, &ev)) {
-        failed = gclog_feed(log, &ev) != 0;
-        print_ready(log, &count);
-    }
+    while (!failed && evgen_reader_next(reader, &ev))
+        failed = gclog_feed(log, &ev) != 0 || print_ready(log, &count) != 0;
     failed |= gclog_finish(log) != 0;
-    print_ready(log, &count);
+    failed |= print_ready(log, &count) != 0;
     printf("%lu GCs\n", count);
     if (failed)
         fprintf(stderr, "gclog: out of memory\n");
