@@ -1,5 +1,6 @@
 /* fuzz_trace.c — what the trace fuzz targets (fuzz_evtrace, fuzz_nettrace) do with an input: read
- * it every way libevgen-reader and evgen dump can, and check the reader's promises on the way. */
+ * it every way libevgen-reader and evgen dump can, and check the reader's promises on the way,
+ * and that every line dump writes as JSON is one JSON object (json-c's parser says). */
 #define _GNU_SOURCE /* memfd_create */
 #include <fcntl.h>
 #include <stdio.h>
@@ -7,6 +8,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <json-c/json.h>
 
 #include "evgen/dump.h"
 #include "fuzz.h"
@@ -161,17 +164,48 @@ static void count_event(const evgen_event *ev, void *context)
 
 /* evgen dump opens traces by path: the input goes into an anonymous in-memory file, named by its
  * /proc/self/fd path. One file for the process, rewritten for each input. */
-static int trace_fd = -1, null_fd = -1;
+static int trace_fd = -1, null_fd = -1, json_fd = -1;
 static FILE *null_file;
 static char trace_path[64];
+
+/* Every line of what dump wrote to json_fd parses as one JSON object; json_fd is emptied. */
+static void check_json_lines(void)
+{
+    off_t size = lseek(json_fd, 0, SEEK_END);
+    FUZZ_CHECK(size >= 0);
+    char *text = malloc((size_t)size + 1);
+    FUZZ_CHECK(text != NULL);
+    for (off_t done = 0; done < size;) {
+        ssize_t n = pread(json_fd, text + done, (size_t)(size - done), done);
+        FUZZ_CHECK(n > 0);
+        done += n;
+    }
+    text[size] = '\0';
+    FUZZ_CHECK(size == 0 || text[size - 1] == '\n');
+    json_tokener *tok = json_tokener_new();
+    FUZZ_CHECK(tok != NULL);
+    for (char *line = text, *next; *line; line = next + 1) {
+        next = strchr(line, '\n');
+        FUZZ_CHECK(next != NULL);
+        json_tokener_reset(tok);
+        json_object *o = json_tokener_parse_ex(tok, line, (int)(next - line));
+        FUZZ_CHECK(o != NULL && json_tokener_get_parse_end(tok) == (size_t)(next - line));
+        FUZZ_CHECK(json_object_is_type(o, json_type_object));
+        json_object_put(o);
+    }
+    json_tokener_free(tok);
+    free(text);
+    FUZZ_CHECK(ftruncate(json_fd, 0) == 0 && lseek(json_fd, 0, SEEK_SET) == 0);
+}
 
 static void dump_trace(const uint8_t *data, size_t size, const evgen_reader_options *options)
 {
     if (trace_fd < 0) {
         trace_fd = memfd_create("evgen-fuzz-trace", MFD_CLOEXEC);
+        json_fd = memfd_create("evgen-fuzz-json", MFD_CLOEXEC);
         null_fd = open("/dev/null", O_WRONLY | O_CLOEXEC);
         null_file = fopen("/dev/null", "w");
-        FUZZ_CHECK(trace_fd >= 0 && null_fd >= 0 && null_file != NULL);
+        FUZZ_CHECK(trace_fd >= 0 && json_fd >= 0 && null_fd >= 0 && null_file != NULL);
         snprintf(trace_path, sizeof trace_path, "/proc/self/fd/%d", trace_fd);
     }
     FUZZ_CHECK(ftruncate(trace_fd, 0) == 0);
@@ -181,18 +215,22 @@ static void dump_trace(const uint8_t *data, size_t size, const evgen_reader_opti
         done += (size_t)n;
     }
     static const struct {
-        int json, stats, order;
-    } runs[] = {{0, 0, EVGEN_ORDER_TIME}, {1, 0, EVGEN_ORDER_FILE}, {0, 1, EVGEN_ORDER_TIME}, {1, 1, EVGEN_ORDER_FILE}};
+        int json, stats, order, stacks;
+    } runs[] = {{0, 0, EVGEN_ORDER_TIME, 1}, {1, 0, EVGEN_ORDER_FILE, 1}, {0, 1, EVGEN_ORDER_TIME, 0},
+                {1, 1, EVGEN_ORDER_FILE, 0}};
     for (size_t i = 0; i < sizeof runs / sizeof runs[0]; i++) {
         evgen_dump_options opt;
         evgen_dump_options_init(&opt);
         opt.json = runs[i].json;
         opt.stats = runs[i].stats;
         opt.order = runs[i].order;
+        opt.stacks = runs[i].stacks;
         opt.progress = 0;
         opt.reader = options;
-        int status = evgen_dump(trace_path, &opt, null_fd, null_file);
+        int status = evgen_dump(trace_path, &opt, runs[i].json ? json_fd : null_fd, null_file);
         FUZZ_CHECK(status == 0 || status == 1);
+        if (runs[i].json)
+            check_json_lines();
     }
 }
 
