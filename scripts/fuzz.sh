@@ -11,7 +11,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-all_targets=(fuzz_evtrace fuzz_nettrace fuzz_manifest fuzz_lockfile)
+# The targets are the ones fuzz/CMakeLists.txt declares (set(EVGEN_FUZZ_TARGETS ...)): one list.
+read -r -a all_targets < <(sed -n 's/^set(EVGEN_FUZZ_TARGETS \(.*\))$/\1/p' fuzz/CMakeLists.txt)
+[[ ${#all_targets[@]} -gt 0 ]] || { echo "fuzz.sh: no EVGEN_FUZZ_TARGETS in fuzz/CMakeLists.txt" >&2; exit 1; }
 parallel=0
 build=1
 dir=build/fuzz
