@@ -105,6 +105,9 @@ typedef struct evgen_model_version {
     bool own_attributes;
     uint64_t level;
     uint64_t keywords;
+    /* The runtime's enabled byte its FireEtw checks: -1 for the event's (set while any version is
+     * recorded), else an index among the manifest's bytes, above the events' (model->n_enabled). */
+    int enabled_byte;
     evgen_model_slot *slots;
     size_t n_slots;
     unsigned fixed_size; /* payload size if it has no variable-length field (8-byte pointers) */
@@ -162,6 +165,7 @@ typedef struct evgen_model {
     size_t n_enums;
     evgen_model_struct *structs;
     size_t n_structs;
+    size_t n_enabled; /* the runtime's enabled bytes: one per event, then the versions' own */
     char **file_pool; /* interned file names that evgen_model_loc.file points to */
     size_t n_file_pool;
     bool lowered;

@@ -389,6 +389,46 @@ static void lower_event(const evgen_model *model, evgen_model_event *e, const ve
     }
 }
 
+/* Whether every session rule (level <= rule level, keywords 0 or sharing a bit with the rule's)
+ * that records what has level `level` and keywords `keywords` also records what has the event's. */
+static bool covered_by_event(const evgen_model_event *e, uint64_t level, uint64_t keywords)
+{
+    return e->level <= level && (e->keywords == 0 || (keywords != 0 && (keywords & ~e->keywords) == 0));
+}
+
+/* The runtime's enabled bytes: one per event, set while a session records some version of it;
+ * then one per version with attributes of its own, and one that the other versions of such an
+ * event share, unless every own attribute is covered by the event's (then the event's byte is
+ * exactly theirs: CoreCLR's GCCreateConcurrentThread v0, GC, under the event's GC|Threading). */
+static void number_enabled_bytes(evgen_model *model)
+{
+    size_t next = model->n_events;
+    for (size_t i = 0; i < model->n_events; i++) {
+        evgen_model_event *e = &model->events[i];
+        bool covered = true;
+        for (size_t v = 0; v < e->n_versions; v++) {
+            evgen_model_version *ver = &e->versions[v];
+            ver->enabled_byte = -1;
+            if (!ver->own_attributes)
+                continue;
+            ver->enabled_byte = (int)next++;
+            covered = covered && covered_by_event(e, ver->level, ver->keywords);
+        }
+        if (covered)
+            continue;
+        int shared = -1;
+        for (size_t v = 0; v < e->n_versions; v++) {
+            evgen_model_version *ver = &e->versions[v];
+            if (ver->own_attributes)
+                continue;
+            if (shared < 0)
+                shared = (int)next++;
+            ver->enabled_byte = shared;
+        }
+    }
+    model->n_enabled = next;
+}
+
 /* Every C identifier the back ends generate from the manifest's names, with what it is for.
  * Names are checked unique here, once, so that no generated file can fail to compile. */
 typedef struct generated_name {
@@ -498,8 +538,10 @@ int evgen_model_check(evgen_model *model, evgen_diags *diags)
         if (ok)
             lower_event(model, e, &legacy);
     }
-    if (diags->n_errors == errors_before)
+    if (diags->n_errors == errors_before) {
         check_generated_names(model, diags);
+        number_enabled_bytes(model);
+    }
     model->lowered = diags->n_errors == errors_before;
     return model->lowered ? 0 : -1;
 }
@@ -514,4 +556,5 @@ void evgen_model_lower_for_lock(evgen_model *model)
         collect_versions(e, &all, &legacy);
         lower_event(model, e, &legacy);
     }
+    number_enabled_bytes(model);
 }
