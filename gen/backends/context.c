@@ -203,6 +203,7 @@ static evgen_tvalue *version_context(const evgen_model *model, const evgen_model
     evgen_sb_free(&flags);
     set(m, "level", evgen_tv_stringf("%llu", (unsigned long long)ver->level));
     set(m, "keywords", evgen_tv_stringf("0x%llxull", (unsigned long long)ver->keywords));
+    set(m, "keywords_hex", evgen_tv_stringf("0x%llx", (unsigned long long)ver->keywords));
     set(m, "own_attributes", evgen_tv_bool(ver->own_attributes));
     /* The enabled byte its FireEtw checks: the event's, or one of its own (model.h). */
     set(m, "own_enabled", evgen_tv_bool(ver->enabled_byte >= 0));
