@@ -11,9 +11,9 @@
  * where CoreCLR packs it). tests/unit/gc-templates-full.tsv lists every one of them, field by field.
  * Not declared, because the manifest language cannot express them: GCBulkRootStaticVar (an inline
  * UnicodeString in each array element) and version 2 of the private GCPerHeapHistory (an empty
- * template after a version 1 holding ClrInstanceID). Levels and keywords are per event: where
- * ClrEtwAll.man gives an old version other keywords (version 0 of GCCreateConcurrentThread and
- * GCTerminateConcurrentThread: GC only), the event carries its latest version's.
+ * template after a version 1 holding ClrInstanceID). Levels and keywords are the latest version's;
+ * where ClrEtwAll.man gives an old version other ones (version 0 of GCCreateConcurrentThread and
+ * GCTerminateConcurrentThread: GC only), an EVENT_VERSION_ATTRIBUTES line gives it its own.
  * Conventions: an event is named after its template's event symbol without the _V<n> suffix, and a
  * private event whose name collides with a public one takes CoreCLR's Prv prefix
  * (PrvGCGlobalHeapHistory, PrvGCJoin, PrvGCPerHeapHistory); a field's `since` is the first version
@@ -357,18 +357,18 @@ EVENT_FIELD(GCAllocationTick, 2, uint32_t,         HeapIndex)
 EVENT_FIELD(GCAllocationTick, 3, evgen_ptr,        Address)
 EVENT_FIELD(GCAllocationTick, 4, uint64_t,         ObjectSize)
 
-/* GCCreateConcurrentThread, v0-1: BGC thread created; v0 has no payload. Keywords: v1's, GC and
- * Threading; v0's are GC alone, which one mask per event cannot say (a superset: no session
- * misses v0). */
+/* GCCreateConcurrentThread, v0-1: BGC thread created; v0 has no payload. Keywords: GC and Threading
+ * (v1); v0 shipped with GC alone, which its EVENT_VERSION_ATTRIBUTES line says. */
 KNOWN_EVENT(GCCreateConcurrentThread, 11, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GC | GCEventKeyword_Threading)
 EVENT_VERSION(GCCreateConcurrentThread, 0)
+EVENT_VERSION_ATTRIBUTES(GCCreateConcurrentThread, 0, GCEventLevel_Information, GCEventKeyword_GC)
 EVENT_FIELD(GCCreateConcurrentThread,   1, uint16_t, ClrInstanceID)
 
-/* GCTerminateConcurrentThread, v0-1: BGC thread exited; v0 has no payload. Keywords: v1's, GC and
- * Threading; v0's are GC alone, which one mask per event cannot say (a superset: no session
- * misses v0). */
+/* GCTerminateConcurrentThread, v0-1: BGC thread exited; v0 has no payload. Keywords: GC and Threading
+ * (v1); v0 shipped with GC alone, which its EVENT_VERSION_ATTRIBUTES line says. */
 KNOWN_EVENT(GCTerminateConcurrentThread, 12, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GC | GCEventKeyword_Threading)
 EVENT_VERSION(GCTerminateConcurrentThread, 0)
+EVENT_VERSION_ATTRIBUTES(GCTerminateConcurrentThread, 0, GCEventLevel_Information, GCEventKeyword_GC)
 EVENT_FIELD(GCTerminateConcurrentThread,   1, uint16_t, ClrInstanceID)
 
 /* GCFinalizersEnd, v0-1: the finalizer thread has run Count finalizers. */

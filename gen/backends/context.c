@@ -182,7 +182,7 @@ static evgen_tvalue *size_expr(const evgen_model_version *ver)
     return v;
 }
 
-static evgen_tvalue *version_context(const evgen_model *model, const evgen_model_event *e,
+static evgen_tvalue *version_context(const evgen_model *model, const evgen_model_event *e, size_t event_index,
                                      const evgen_model_version *ver, unsigned type)
 {
     evgen_tvalue *m = evgen_tv_map();
@@ -191,10 +191,24 @@ static evgen_tvalue *version_context(const evgen_model *model, const evgen_model
     set(m, "legacy", evgen_tv_bool(ver->legacy));
     set(m, "variable", evgen_tv_bool(ver->variable_size));
     set(m, "variable_int", str(ver->variable_size ? "1" : "0"));
-    set(m, "flags", evgen_tv_stringf("%s%s%s", ver->legacy ? "EVGEN_VERSION_LEGACY" : "",
-                                     ver->legacy && ver->variable_size ? " | " : "",
-                                     ver->variable_size ? "EVGEN_VERSION_VARIABLE"
-                                                        : (ver->legacy ? "" : "0")));
+    const char *flag_names[3] = {ver->legacy ? "EVGEN_VERSION_LEGACY" : NULL,
+                                 ver->variable_size ? "EVGEN_VERSION_VARIABLE" : NULL,
+                                 ver->own_attributes ? "EVGEN_VERSION_ATTRIBUTES" : NULL};
+    evgen_strbuf flags;
+    evgen_sb_init(&flags);
+    for (size_t i = 0; i < 3; i++)
+        if (flag_names[i])
+            evgen_sb_printf(&flags, "%s%s", flags.len ? " | " : "", flag_names[i]);
+    set(m, "flags", str(flags.len ? flags.data : "0"));
+    evgen_sb_free(&flags);
+    set(m, "level", evgen_tv_stringf("%llu", (unsigned long long)ver->level));
+    set(m, "keywords", evgen_tv_stringf("0x%llxull", (unsigned long long)ver->keywords));
+    set(m, "keywords_hex", evgen_tv_stringf("0x%llx", (unsigned long long)ver->keywords));
+    set(m, "own_attributes", evgen_tv_bool(ver->own_attributes));
+    /* The enabled byte its FireEtw checks: the event's, or one of its own (model.h). */
+    set(m, "own_enabled", evgen_tv_bool(ver->enabled_byte >= 0));
+    set(m, "enabled_index", evgen_tv_stringf("%d", ver->enabled_byte >= 0 ? ver->enabled_byte : (int)event_index));
+    set(m, "enabled_desc", evgen_tv_stringf("%d", ver->enabled_byte + 1));
     set(m, "size_expr", size_expr(ver));
     set(m, "fixed_size_expr", ver->variable_size ? str("0") : size_expr(ver));
     set(m, "has_fields", evgen_tv_bool(ver->n_slots > 0));
@@ -226,9 +240,9 @@ static evgen_tvalue *event_context(const evgen_model *model, const evgen_model_e
     set(m, "latest_version", evgen_tv_stringf("%u", e->latest_version));
     evgen_tvalue *versions = evgen_tv_list();
     for (size_t v = 0; v < e->n_versions; v++) {
-        evgen_tvalue *vc = version_context(model, e, &e->versions[v], *type);
+        evgen_tvalue *vc = version_context(model, e, index, &e->versions[v], *type);
         if (v + 1 == e->n_versions)
-            set(m, "latest", version_context(model, e, &e->versions[v], *type));
+            set(m, "latest", version_context(model, e, index, &e->versions[v], *type));
         evgen_tv_list_add(versions, vc);
         (*type)++;
     }
@@ -316,6 +330,8 @@ evgen_tvalue *evgen_build_context(const evgen_model *model, const char *name)
     set(root, "n_events", evgen_tv_stringf("%zu", model->n_events));
     /* C has no empty arrays: storage for at least one event. */
     set(root, "n_events_storage", evgen_tv_stringf("%zu", model->n_events ? model->n_events : 1));
+    set(root, "n_enabled", evgen_tv_stringf("%zu", model->n_enabled));
+    set(root, "n_enabled_storage", evgen_tv_stringf("%zu", model->n_enabled ? model->n_enabled : 1));
     set(root, "n_types", evgen_tv_stringf("%u", type));
     evgen_add_reader_manifest_context(root, model, name);
     return root;

@@ -41,7 +41,11 @@ char *evgen_describe_text(const evgen_model *model)
                         (unsigned long long)e->keywords, e->first_version, e->latest_version);
         for (size_t v = 0; v < e->n_versions; v++) {
             const evgen_model_version *ver = &e->versions[v];
-            evgen_sb_printf(&sb, "  version %u%s: ", ver->version, ver->legacy ? " (legacy layout)" : "");
+            evgen_sb_printf(&sb, "  version %u%s", ver->version, ver->legacy ? " (legacy layout)" : "");
+            if (ver->own_attributes)
+                evgen_sb_printf(&sb, " (level=%llu keywords=0x%llx)", (unsigned long long)ver->level,
+                                (unsigned long long)ver->keywords);
+            evgen_sb_puts(&sb, ": ");
             if (ver->variable_size)
                 evgen_sb_puts(&sb, "variable size");
             else
@@ -187,6 +191,10 @@ char *evgen_describe_json(const evgen_model *model)
             const evgen_model_version *ver = &e->versions[v];
             evgen_sb_printf(&sb, "%s\n  {\"version\":%u,\"legacy\":%s,", v ? "," : "", ver->version,
                             ver->legacy ? "true" : "false");
+            /* The version's own (EVENT_VERSION_ATTRIBUTES), else the event's. */
+            evgen_sb_printf(&sb, "\"level\":%llu,\"keywords\":%llu,\"keywords_hex\":\"0x%llx\",\"own_attributes\":%s,",
+                            (unsigned long long)ver->level, (unsigned long long)ver->keywords,
+                            (unsigned long long)ver->keywords, ver->own_attributes ? "true" : "false");
             if (ver->variable_size)
                 evgen_sb_puts(&sb, "\"size\":null");
             else

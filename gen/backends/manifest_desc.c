@@ -42,10 +42,14 @@ static void build_versions(built *b, const evgen_model_event *e, evgen_event_des
         }
         vd[v].size = sizeof vd[v];
         vd[v].version = (uint16_t)ver->version;
-        vd[v].flags = (uint16_t)((ver->legacy ? EVGEN_VERSION_LEGACY : 0) | (ver->variable_size ? EVGEN_VERSION_VARIABLE : 0));
+        vd[v].flags = (uint16_t)((ver->legacy ? EVGEN_VERSION_LEGACY : 0) | (ver->variable_size ? EVGEN_VERSION_VARIABLE : 0) |
+                                 (ver->own_attributes ? EVGEN_VERSION_ATTRIBUTES : 0));
         vd[v].fixed_size = ver->variable_size ? 0 : ver->fixed_size; /* 8-byte pointers: this host's */
         vd[v].fields = ver->n_slots ? fd : NULL;
         vd[v].n_fields = (uint32_t)ver->n_slots;
+        vd[v].level = (uint8_t)ver->level;
+        vd[v].keywords = ver->keywords;
+        vd[v].enabled = (uint32_t)(ver->enabled_byte + 1);
     }
     ed->versions = vd;
     ed->n_versions = (uint32_t)e->n_versions;
@@ -91,13 +95,13 @@ evgen_manifest_desc *evgen_manifest_desc_build(const evgen_model *model, const c
         build_versions(b, e, ed);
         types += (uint32_t)e->n_versions;
     }
-    uint8_t *enabled = keep(b, model->n_events + 1);
+    uint8_t *enabled = keep(b, model->n_enabled + 1);
     char *copy = keep(b, strlen(name) + 1);
     memcpy(copy, name, strlen(name) + 1);
     b->manifest = (evgen_manifest_desc){sizeof(evgen_manifest_desc), EVGEN_RUNTIME_ABI, copy, providers,
                                         (uint32_t)model->n_providers, events, (uint32_t)model->n_events, types,
                                         enums, (uint32_t)model->n_enums, structs, (uint32_t)model->n_structs,
-                                        enabled, 0, NULL};
+                                        enabled, 0, NULL, (uint32_t)model->n_enabled};
     return &b->manifest;
 }
 

@@ -38,7 +38,10 @@ static const char probe_header[] =
     "  const char *evgen_event = #event; __auto_type evgen_since = (number); }\n"
     "#define EVENT_LEGACY_FIELD(event, version, type, name) EVGEN_PROBE(legacy) {\\\n"
     "  const char *evgen_event = #event; __auto_type evgen_since = (version); type evgen_type;\\\n"
-    "  const char *evgen_name = #name; }\n";
+    "  const char *evgen_name = #name; }\n"
+    "#define EVENT_VERSION_ATTRIBUTES(event, version, level, keywords) EVGEN_PROBE(attributes) {\\\n"
+    "  const char *evgen_event = #event; __auto_type evgen_since = (version);\\\n"
+    "  __auto_type evgen_level = (level); __auto_type evgen_keywords = (keywords); }\n";
 
 
 /* One local variable of a probe function. */
@@ -328,6 +331,31 @@ static void probe_version(evgen_frontend_state *st, const probe_vars *pv, const 
     e->explicit_version_locs[n] = args[1];
 }
 
+/* The version is checked against the event's versions once they are known (model_check.c). */
+static void probe_attributes(evgen_frontend_state *st, const probe_vars *pv, evgen_model_loc loc,
+                             const evgen_model_loc *args)
+{
+    evgen_model_event *e = owner_event(st, pv, &args[0], NULL);
+    long long version = 0, level = 0;
+    unsigned long long keywords = 0;
+    bool ok = int_arg(st, pv, "evgen_since", &args[1], "version", 0, 255, &version);
+    ok = int_arg(st, pv, "evgen_level", &args[2], "level", 0, 255, &level) && ok;
+    if (!var_int(pv, "evgen_keywords", NULL, &keywords)) {
+        evgen_error(st->diags, &args[3], EVGEN_D_NOT_CONSTANT, "keywords are not an integer constant expression");
+        ok = false;
+    }
+    if (!e || !ok)
+        return;
+    evgen_model_version_attributes *a = EVGEN_PUSH(e->attributes, e->n_attributes);
+    a->version = (unsigned)version;
+    a->level = (uint64_t)level;
+    a->keywords = keywords;
+    a->loc = loc;
+    a->version_loc = args[1];
+    a->level_loc = args[2];
+    a->keywords_loc = args[3];
+}
+
 static void run_probe(evgen_frontend_state *st, CXCursor fn, const char *kind)
 {
     probe_vars pv;
@@ -349,6 +377,8 @@ static void run_probe(evgen_frontend_state *st, CXCursor fn, const char *kind)
         probe_field(st, &pv, loc, args, wrapped, PROBE_LEGACY);
     else if (strcmp(kind, "version") == 0)
         probe_version(st, &pv, args);
+    else if (strcmp(kind, "attributes") == 0)
+        probe_attributes(st, &pv, loc, args);
 }
 
 static enum CXChildVisitResult visit_top(CXCursor cursor, CXCursor parent, CXClientData data)

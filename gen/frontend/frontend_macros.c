@@ -14,6 +14,7 @@ const evgen_manifest_macro evgen_manifest_macros[] = {
     {"EVENT_ARRAY", {"event", "since", "type", "name", "count_field"}, 5},
     {"EVENT_VERSION", {"event", "version"}, 2},
     {"EVENT_LEGACY_FIELD", {"event", "version", "type", "name"}, 4},
+    {"EVENT_VERSION_ATTRIBUTES", {"event", "version", "level", "keywords"}, 4},
 };
 const size_t evgen_n_manifest_macros = sizeof evgen_manifest_macros / sizeof evgen_manifest_macros[0];
 

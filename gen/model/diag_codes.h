@@ -19,6 +19,7 @@ EVGEN_DIAG(FIELD_INSERTED, "field-order", "a field's since is smaller than the f
 EVGEN_DIAG(VERSION_GAP, "version-gap", "a version between an event's first and latest introduces nothing")
 EVGEN_DIAG(BAD_COUNT, "bad-array-count", "an array's count is not an earlier integer field of the same event")
 EVGEN_DIAG(BAD_LEGACY, "bad-legacy-layout", "an EVENT_LEGACY_FIELD line does not describe a valid old version")
+EVGEN_DIAG(BAD_ATTRIBUTES, "bad-version-attributes", "an EVENT_VERSION_ATTRIBUTES line names a version the event does not have, or one already given its attributes")
 EVGEN_DIAG(LOCK_SYNTAX, "lock-syntax", "the lock file cannot be parsed")
 EVGEN_DIAG(LOCK_MISSING, "no-lock", "the lock file does not exist")
 EVGEN_DIAG(COMPAT_EVENT, "compat-event", "a locked event was removed, renamed, or had its id or provider changed")

@@ -41,6 +41,7 @@ static void free_event(evgen_model_event *e)
     free(e->legacy_fields);
     free(e->explicit_versions);
     free(e->explicit_version_locs);
+    free(e->attributes);
     for (size_t i = 0; i < e->n_versions; i++)
         free(e->versions[i].slots);
     free(e->versions);

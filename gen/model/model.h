@@ -100,12 +100,28 @@ typedef struct evgen_model_slot {
 typedef struct evgen_model_version {
     unsigned version;
     bool legacy; /* laid out by EVENT_LEGACY_FIELD lines */
+    /* The version's level and keywords: its EVENT_VERSION_ATTRIBUTES line's (own_attributes), else
+     * the event's. */
+    bool own_attributes;
+    uint64_t level;
+    uint64_t keywords;
+    /* The runtime's enabled byte its FireEtw checks: -1 for the event's (set while any version is
+     * recorded), else an index among the manifest's bytes, above the events' (model->n_enabled). */
+    int enabled_byte;
     evgen_model_slot *slots;
     size_t n_slots;
     unsigned fixed_size; /* payload size if it has no variable-length field (8-byte pointers) */
     bool variable_size;
     bool pointer_dependent;
 } evgen_model_version;
+
+/* One EVENT_VERSION_ATTRIBUTES line: a version's own level and keywords. */
+typedef struct evgen_model_version_attributes {
+    unsigned version;
+    uint64_t level;
+    uint64_t keywords;
+    evgen_model_loc loc, version_loc, level_loc, keywords_loc;
+} evgen_model_version_attributes;
 
 typedef struct evgen_model_event {
     char *name;
@@ -122,6 +138,8 @@ typedef struct evgen_model_event {
     unsigned *explicit_versions; /* EVENT_VERSION lines */
     evgen_model_loc *explicit_version_locs;
     size_t n_explicit_versions;
+    evgen_model_version_attributes *attributes; /* EVENT_VERSION_ATTRIBUTES lines */
+    size_t n_attributes;
     /* Lowered by evgen_model_check(): versions first_version..latest_version, one each. */
     evgen_model_version *versions;
     size_t n_versions;
@@ -147,6 +165,7 @@ typedef struct evgen_model {
     size_t n_enums;
     evgen_model_struct *structs;
     size_t n_structs;
+    size_t n_enabled; /* the runtime's enabled bytes: one per event, then the versions' own */
     char **file_pool; /* interned file names that evgen_model_loc.file points to */
     size_t n_file_pool;
     bool lowered;

@@ -304,6 +304,36 @@ static bool check_gaps(const evgen_model_event *e, evgen_diags *diags, const ver
     return true;
 }
 
+/* EVENT_VERSION_ATTRIBUTES lines: each names a version the event has, once. */
+static bool check_attributes(const evgen_model_event *e, evgen_diags *diags)
+{
+    bool ok = true;
+    for (size_t i = 0; i < e->n_attributes; i++) {
+        const evgen_model_version_attributes *a = &e->attributes[i];
+        if (a->version < e->first_version || a->version > e->latest_version) {
+            evgen_error(diags, &a->version_loc, EVGEN_D_BAD_ATTRIBUTES,
+                        "attributes for version %u of '%s', which has versions %u to %u", a->version, e->name,
+                        e->first_version, e->latest_version);
+            evgen_note(diags, NULL,
+                       "EVENT_VERSION_ATTRIBUTES gives an existing version its own level and keywords; declare the "
+                       "version with a field or EVENT_VERSION(%s, %u)",
+                       e->name, a->version);
+            ok = false;
+            continue;
+        }
+        for (size_t j = 0; j < i; j++) {
+            if (e->attributes[j].version == a->version) {
+                evgen_error(diags, &a->version_loc, EVGEN_D_BAD_ATTRIBUTES,
+                            "version %u of '%s' already has its attributes", a->version, e->name);
+                evgen_note(diags, &e->attributes[j].version_loc, "they were given here");
+                ok = false;
+                break;
+            }
+        }
+    }
+    return ok;
+}
+
 /* Places field `f` in `ver` by the wire's layout rule (evgen/wire_layout.h), 8-byte pointers. */
 static void add_slot(evgen_model_version *ver, const evgen_model_field *f, evgen_wire_layout *layout)
 {
@@ -327,6 +357,15 @@ static void lower_event(const evgen_model *model, evgen_model_event *e, const ve
         evgen_model_version *ver = &e->versions[v - e->first_version];
         ver->version = v;
         ver->legacy = legacy->has[v];
+        ver->level = e->level;
+        ver->keywords = e->keywords;
+        for (size_t i = 0; i < e->n_attributes; i++) {
+            if (e->attributes[i].version == v) {
+                ver->own_attributes = true;
+                ver->level = e->attributes[i].level;
+                ver->keywords = e->attributes[i].keywords;
+            }
+        }
         evgen_wire_layout layout;
         evgen_wire_layout_init(&layout, EVGEN_MODEL_POINTER_SIZE);
         if (ver->legacy) {
@@ -348,6 +387,46 @@ static void lower_event(const evgen_model *model, evgen_model_event *e, const ve
         ver->fixed_size = fixed < 0 ? 0 : (unsigned)fixed;
         ver->pointer_dependent = ver->pointer_dependent || layout.pointer_dependent;
     }
+}
+
+/* Whether every session rule (level <= rule level, keywords 0 or sharing a bit with the rule's)
+ * that records what has level `level` and keywords `keywords` also records what has the event's. */
+static bool covered_by_event(const evgen_model_event *e, uint64_t level, uint64_t keywords)
+{
+    return e->level <= level && (e->keywords == 0 || (keywords != 0 && (keywords & ~e->keywords) == 0));
+}
+
+/* The runtime's enabled bytes: one per event, set while a session records some version of it;
+ * then one per version with attributes of its own, and one that the other versions of such an
+ * event share, unless every own attribute is covered by the event's (then the event's byte is
+ * exactly theirs: CoreCLR's GCCreateConcurrentThread v0, GC, under the event's GC|Threading). */
+static void number_enabled_bytes(evgen_model *model)
+{
+    size_t next = model->n_events;
+    for (size_t i = 0; i < model->n_events; i++) {
+        evgen_model_event *e = &model->events[i];
+        bool covered = true;
+        for (size_t v = 0; v < e->n_versions; v++) {
+            evgen_model_version *ver = &e->versions[v];
+            ver->enabled_byte = -1;
+            if (!ver->own_attributes)
+                continue;
+            ver->enabled_byte = (int)next++;
+            covered = covered && covered_by_event(e, ver->level, ver->keywords);
+        }
+        if (covered)
+            continue;
+        int shared = -1;
+        for (size_t v = 0; v < e->n_versions; v++) {
+            evgen_model_version *ver = &e->versions[v];
+            if (ver->own_attributes)
+                continue;
+            if (shared < 0)
+                shared = (int)next++;
+            ver->enabled_byte = shared;
+        }
+    }
+    model->n_enabled = next;
 }
 
 /* Every C identifier the back ends generate from the manifest's names, with what it is for.
@@ -454,12 +533,15 @@ int evgen_model_check(evgen_model *model, evgen_diags *diags)
         ok = check_legacy(e, diags, &legacy, e->first_version, e->latest_version, &last_legacy) && ok;
         ok = ok && check_order(e, diags, last_legacy);
         ok = ok && check_gaps(e, diags, &all);
+        ok = ok && check_attributes(e, diags);
         ok = check_arrays(e, diags) && ok;
         if (ok)
             lower_event(model, e, &legacy);
     }
-    if (diags->n_errors == errors_before)
+    if (diags->n_errors == errors_before) {
         check_generated_names(model, diags);
+        number_enabled_bytes(model);
+    }
     model->lowered = diags->n_errors == errors_before;
     return model->lowered ? 0 : -1;
 }
@@ -474,4 +556,5 @@ void evgen_model_lower_for_lock(evgen_model *model)
         collect_versions(e, &all, &legacy);
         lower_event(model, e, &legacy);
     }
+    number_enabled_bytes(model);
 }

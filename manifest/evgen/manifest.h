@@ -40,6 +40,13 @@
  *     `evgen check` accepts a legacy layout only if it matches the lock file: it can describe
  *     history, never create a new break.
  *
+ * EVENT_VERSION_ATTRIBUTES(event, version, level, keywords)
+ *     Gives version `version` of `event` its own level and keywords (integer constant expressions,
+ *     like KNOWN_EVENT's), for a version that shipped with other ones (CoreCLR's
+ *     GCCreateConcurrentThread version 0 is keyword GC only, version 1 GC|Threading). Versions
+ *     without it have KNOWN_EVENT's. A session records each version by its own attributes;
+ *     EventEnabled<event>() is true while any version is recorded.
+ *
  * Field types are platform-independent: int8_t..int64_t, uint8_t..uint64_t, float, double, bool
  * (1 byte), enums, typedefs of these, and the special types below. int, long, size_t, char and
  * plain pointers are refused, because their size depends on the platform.
@@ -52,8 +59,9 @@
 #include <stdbool.h>
 #endif
 
-/* The manifest language's version. Bumped only when a macro is added or changes meaning. */
-#define EVGEN_MANIFEST_LANGUAGE 1
+/* The manifest language's version. Bumped only when a macro is added or changes meaning.
+ * 2: EVENT_VERSION_ATTRIBUTES. */
+#define EVGEN_MANIFEST_LANGUAGE 2
 
 /* NUL-terminated UTF-16LE string (ETW's win:UnicodeString). */
 typedef const uint16_t *evgen_utf16z;
@@ -91,4 +99,7 @@ typedef uint32_t evgen_bool32;
 #endif
 #ifndef EVENT_LEGACY_FIELD
 #define EVENT_LEGACY_FIELD(event, version, type, name)
+#endif
+#ifndef EVENT_VERSION_ATTRIBUTES
+#define EVENT_VERSION_ATTRIBUTES(event, version, level, keywords)
 #endif

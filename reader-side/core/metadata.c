@@ -240,6 +240,9 @@ static void decode_events(mcur *c, evgen_trace_manifest *m, const char *const *p
             evgen_wire_meta_get_version_head(&c->d, info->name, k ? (int64_t)versions[k - 1].version : -1, &vh);
             v->version = vh.version;
             v->legacy = vh.flags & EVGEN_WIRE_VERSION_LEGACY;
+            v->own_attributes = (vh.flags & EVGEN_WIRE_VERSION_ATTRIBUTES) != 0;
+            v->level = v->own_attributes ? vh.level : info->level;
+            v->keywords = v->own_attributes ? vh.keywords : info->keywords;
             v->n_fields = vh.n_fields;
             evgen_trace_field *fields = alloc(c, v->n_fields, sizeof *fields);
             evgen_wire_field *wire = alloc(c, v->n_fields, sizeof *wire);

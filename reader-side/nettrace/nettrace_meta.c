@@ -467,6 +467,8 @@ static const rd_version *own_version(evgen_reader *rd, const rd_nt_meta_record *
     v->version = r->version;
     v->fields = r->fields;
     v->n_fields = r->n_fields;
+    v->level = e->pub.level;
+    v->keywords = e->pub.keywords;
     e->pub.versions = v;
     e->pub.n_versions = 1;
     rv->pub = v;

@@ -141,7 +141,10 @@ static void encode_event_head(evgen_wire_buf *b, const evgen_trace_event_info *i
 
 static void encode_version(evgen_wire_buf *b, const evgen_trace_version *v)
 {
-    evgen_wire_version_head head = {v->version, v->legacy ? EVGEN_WIRE_VERSION_LEGACY : 0, v->n_fields};
+    /* A version's own level and keywords go with it; the others are its event's. */
+    uint32_t version_flags =
+        (v->legacy ? EVGEN_WIRE_VERSION_LEGACY : 0) | (v->own_attributes ? EVGEN_WIRE_VERSION_ATTRIBUTES : 0);
+    evgen_wire_version_head head = {v->version, version_flags, v->n_fields, v->level, v->keywords};
     evgen_wire_meta_put_version_head(b, &head);
     for (uint32_t f = 0; f < v->n_fields; f++) {
         const evgen_trace_field *fd = &v->fields[f];

@@ -20,22 +20,40 @@ static const rt_rule *rule_for(const evgen_session *s, const char *provider)
     return NULL;
 }
 
-/* Under the lock: each event's enabled byte, one bit per open session that records it. */
+/* The sessions whose rules record what has this level and these keywords: one bit per slot. */
+static uint8_t sessions_for(const char *provider, uint8_t level, uint64_t keywords)
+{
+    uint8_t sessions = 0;
+    for (unsigned slot = 0; slot < EVGEN_MAX_SESSIONS; slot++) {
+        const evgen_session *s = evgen_rt.slots[slot];
+        if (!s)
+            continue;
+        const rt_rule *r = rule_for(s, provider);
+        if (r && r->on && level <= r->level && (keywords == 0 || (keywords & r->keywords) != 0))
+            sessions |= (uint8_t)(1u << slot);
+    }
+    return sessions;
+}
+
+/* Under the lock: the enabled bytes, one bit per open session. An event's byte is set for the
+ * sessions that record some version of it: by the event's level and keywords, or by those of a
+ * version that has its own. A version's own byte is set for the sessions that record it. */
 void evgen_rt_apply_rules(evgen_manifest_desc *m)
 {
     for (uint32_t i = 0; i < m->n_events; i++) {
         const evgen_event_desc *e = evgen_rt_event(m, i);
         const char *provider = m->providers[e->provider] ? m->providers[e->provider] : "";
-        uint8_t sessions = 0;
-        for (unsigned slot = 0; slot < EVGEN_MAX_SESSIONS; slot++) {
-            const evgen_session *s = evgen_rt.slots[slot];
-            if (!s)
-                continue;
-            const rt_rule *r = rule_for(s, provider);
-            if (r && r->on && e->level <= r->level && (e->keywords == 0 || (e->keywords & r->keywords) != 0))
-                sessions |= (uint8_t)(1u << slot);
+        uint8_t event_sessions = sessions_for(provider, e->level, e->keywords);
+        uint8_t any = event_sessions;
+        for (uint32_t v = 0; v < e->n_versions; v++) {
+            const evgen_version_desc *ver = evgen_rt_version(e, v);
+            int own = (ver->flags & EVGEN_VERSION_ATTRIBUTES) != 0;
+            uint8_t sessions = own ? sessions_for(provider, ver->level, ver->keywords) : event_sessions;
+            any |= sessions;
+            if (ver->enabled)
+                __atomic_store_n(&m->enabled[ver->enabled - 1], sessions, __ATOMIC_RELAXED);
         }
-        __atomic_store_n(&m->enabled[i], sessions, __ATOMIC_RELAXED);
+        __atomic_store_n(&m->enabled[i], any, __ATOMIC_RELAXED);
     }
 }
 

@@ -178,6 +178,12 @@ static inline const evgen_event_desc *evgen_rt_event(const evgen_manifest_desc *
     return (const evgen_event_desc *)(const void *)((const char *)m->events + (size_t)i * m->events[0].size);
 }
 
+/* The manifest's enabled bytes: its events', then its versions' own. */
+static inline uint32_t evgen_rt_n_enabled(const evgen_manifest_desc *m)
+{
+    return m->n_enabled ? m->n_enabled : m->n_events;
+}
+
 static inline const evgen_version_desc *evgen_rt_version(const evgen_event_desc *e, uint32_t i)
 {
     return (const evgen_version_desc *)(const void *)((const char *)e->versions + (size_t)i * e->versions[0].size);

@@ -48,9 +48,12 @@ static void put_event(evgen_wire_buf *o, const evgen_event_desc *e)
     evgen_wire_meta_put_event_head(o, &head);
     for (uint32_t v = 0; v < e->n_versions; v++) {
         const evgen_version_desc *ver = evgen_rt_version(e, v);
-        /* Only the legacy flag is on the wire; "variable" follows from the fields. */
-        evgen_wire_version_head vh = {ver->version, ver->flags & EVGEN_VERSION_LEGACY ? EVGEN_WIRE_VERSION_LEGACY : 0u,
-                                      ver->n_fields};
+        /* "Variable" is not on the wire: it follows from the fields. */
+        int own = (ver->flags & EVGEN_VERSION_ATTRIBUTES) != 0;
+        evgen_wire_version_head vh = {ver->version,
+                                      (ver->flags & EVGEN_VERSION_LEGACY ? EVGEN_WIRE_VERSION_LEGACY : 0u) |
+                                          (own ? EVGEN_WIRE_VERSION_ATTRIBUTES : 0u),
+                                      ver->n_fields, own ? ver->level : 0, own ? ver->keywords : 0};
         evgen_wire_meta_put_version_head(o, &vh);
         for (uint32_t f = 0; f < ver->n_fields; f++) {
             evgen_wire_field wf = evgen_rt_wire_field(&ver->fields[f]);

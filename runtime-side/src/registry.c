@@ -55,6 +55,8 @@ static int manifest_valid(const evgen_manifest_desc *m)
                 return 0;
     }
     uint64_t types = 0;
+    if (m->n_enabled && m->n_enabled < m->n_events)
+        return 0;
     for (uint32_t i = 0; i < m->n_events; i++) {
         const evgen_event_desc *e = evgen_rt_event(m, i);
         if (e->provider >= m->n_providers || e->n_versions == 0 || !e->versions ||
@@ -64,6 +66,9 @@ static int manifest_valid(const evgen_manifest_desc *m)
         for (uint32_t v = 0; v < e->n_versions; v++) {
             const evgen_version_desc *ver = evgen_rt_version(e, v);
             if (ver->n_fields && !ver->fields)
+                return 0;
+            /* A version's own enabled byte lies above the events' bytes. */
+            if (ver->enabled && (ver->enabled <= m->n_events || ver->enabled > evgen_rt_n_enabled(m)))
                 return 0;
             for (uint32_t f = 0; f < ver->n_fields; f++) {
                 const evgen_field_desc *fd = &ver->fields[f];
@@ -131,7 +136,7 @@ void evgen_unregister_manifest(evgen_manifest_desc *manifest)
     }
     if (!m)
         goto out;
-    for (uint32_t i = 0; i < m->n_events; i++)
+    for (uint32_t i = 0; i < evgen_rt_n_enabled(m); i++)
         __atomic_store_n(&m->enabled[i], 0, __ATOMIC_RELAXED);
     /* Every record of the manifest reaches each sink, and the callback sink forgets its types, before
      * the descriptors may go away. */

@@ -169,6 +169,11 @@ static void test_manifest_metadata_decodes_with_the_reader(void **state)
             const evgen_trace_version *tv = &info->versions[v];
             assert_int_equal(tv->version, vd->version);
             assert_int_equal(tv->legacy != 0, (vd->flags & EVGEN_VERSION_LEGACY) != 0);
+            /* A version's own level and keywords, else the event's. */
+            int own = (vd->flags & EVGEN_VERSION_ATTRIBUTES) != 0;
+            assert_int_equal(tv->own_attributes != 0, own);
+            assert_int_equal(tv->level, own ? vd->level : e->level);
+            assert_int_equal(tv->keywords, own ? vd->keywords : e->keywords);
             /* The reader computes sizes from the field kinds alone (8-byte pointers here). */
             if (vd->flags & EVGEN_VERSION_VARIABLE)
                 assert_int_equal(tv->fixed_size, -1);

@@ -38,8 +38,8 @@ static const evgen_field_desc heapstats_fields[] = {
     {"TotalPromotedSize4", EVGEN_WIRE_U64, 0, -1, -1, -1},
 };
 static const evgen_version_desc heapstats_versions[] = {
-    {sizeof(evgen_version_desc), 1, 0, TEST_HEAPSTATS_V1_SIZE, heapstats_fields, 14},
-    {sizeof(evgen_version_desc), 2, 0, TEST_HEAPSTATS_V2_SIZE, heapstats_fields, 16},
+    {sizeof(evgen_version_desc), 1, 0, TEST_HEAPSTATS_V1_SIZE, heapstats_fields, 14, 0, 0, 0},
+    {sizeof(evgen_version_desc), 2, 0, TEST_HEAPSTATS_V2_SIZE, heapstats_fields, 16, 0, 0, 0},
 };
 
 static const evgen_field_desc message_fields[] = {
@@ -51,7 +51,7 @@ static const evgen_field_desc message_fields[] = {
     {"Spans", EVGEN_WIRE_STRUCT, EVGEN_FIELD_ARRAY, -1, 0, 4},
 };
 static const evgen_version_desc message_versions[] = {
-    {sizeof(evgen_version_desc), 0, EVGEN_VERSION_VARIABLE, 0, message_fields, 6},
+    {sizeof(evgen_version_desc), 0, EVGEN_VERSION_VARIABLE, 0, message_fields, 6, 0, 0, 0},
 };
 
 static const evgen_field_desc tick_fields[] = {
@@ -59,7 +59,7 @@ static const evgen_field_desc tick_fields[] = {
     {"Seq", EVGEN_WIRE_U64, 0, -1, -1, -1},
 };
 static const evgen_version_desc tick_versions[] = {
-    {sizeof(evgen_version_desc), 0, 0, TEST_TICK_SIZE, tick_fields, 2},
+    {sizeof(evgen_version_desc), 0, 0, TEST_TICK_SIZE, tick_fields, 2, 0, 0, 0},
 };
 
 static const evgen_field_desc marker_fields[] = {
@@ -67,7 +67,7 @@ static const evgen_field_desc marker_fields[] = {
     {"Reason", EVGEN_WIRE_I32, 0, 0, -1, -1},
 };
 static const evgen_version_desc marker_versions[] = {
-    {sizeof(evgen_version_desc), 0, 0, TEST_MARKER_SIZE, marker_fields, 2},
+    {sizeof(evgen_version_desc), 0, 0, TEST_MARKER_SIZE, marker_fields, 2, 0, 0, 0},
 };
 
 static const evgen_event_desc test_events[] = {
@@ -83,7 +83,7 @@ evgen_manifest_desc testevents_manifest = {
     test_events, 4, 5,
     test_enums, 1,
     test_structs, 1,
-    testevents_enabled, 0, NULL
+    testevents_enabled, 0, NULL, 0
 };
 
 static const char *const late_providers[] = {"Late-Provider"};
@@ -92,7 +92,7 @@ static const evgen_field_desc late_fields[] = {
     {"Where", EVGEN_WIRE_PTR, 0, -1, -1, -1},
 };
 static const evgen_version_desc late_versions[] = {
-    {sizeof(evgen_version_desc), 0, 0, (uint32_t)(8 + sizeof(void *)), late_fields, 2},
+    {sizeof(evgen_version_desc), 0, 0, (uint32_t)(8 + sizeof(void *)), late_fields, 2, 0, 0, 0},
 };
 static const evgen_event_desc late_events[] = {
     {sizeof(evgen_event_desc), "Late", 0, 1, 4, 0, late_versions, 1, 0},
@@ -104,7 +104,7 @@ evgen_manifest_desc lateevents_manifest = {
     late_events, 1, 1,
     NULL, 0,
     NULL, 0,
-    lateevents_enabled, 0, NULL
+    lateevents_enabled, 0, NULL, 0
 };
 
 __attribute__((constructor)) static void testevents_register_at_load(void)

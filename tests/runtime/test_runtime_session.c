@@ -960,7 +960,7 @@ static void test_runtime_fork_child(void **state)
 static uint8_t bad_enabled[1];
 static const char *const bad_providers[] = {"Bad-Provider"};
 static const evgen_field_desc bad_fields[] = {{"Value", EVGEN_WIRE_U64, 0, -1, -1, -1}};
-static const evgen_version_desc bad_versions[] = {{sizeof(evgen_version_desc), 0, 0, 8, bad_fields, 1}};
+static const evgen_version_desc bad_versions[] = {{sizeof(evgen_version_desc), 0, 0, 8, bad_fields, 1, 0, 0, 0}};
 static const evgen_event_desc bad_events[] = {{sizeof(evgen_event_desc), "Bad", 0, 1, 4, 0, bad_versions, 1, 0}};
 static const evgen_event_desc bad_offset_events[] = {
     {sizeof(evgen_event_desc), "Bad", 0, 1, 4, 0, bad_versions, 1, 1}}; /* type_offset should be 0 */
@@ -969,11 +969,11 @@ static void test_runtime_invalid_manifest(void **state)
 {
     (void)state;
     evgen_manifest_desc stale_abi = {sizeof(evgen_manifest_desc), EVGEN_RUNTIME_ABI + 1, "stale", bad_providers, 1,
-                                     bad_events, 1, 1, NULL, 0, NULL, 0, bad_enabled, 0, NULL};
+                                     bad_events, 1, 1, NULL, 0, NULL, 0, bad_enabled, 0, NULL, 0};
     evgen_manifest_desc bad_types = {sizeof(evgen_manifest_desc), EVGEN_RUNTIME_ABI, "badtypes", bad_providers, 1,
-                                     bad_offset_events, 1, 1, NULL, 0, NULL, 0, bad_enabled, 0, NULL};
+                                     bad_offset_events, 1, 1, NULL, 0, NULL, 0, bad_enabled, 0, NULL, 0};
     evgen_manifest_desc bad_count = {sizeof(evgen_manifest_desc), EVGEN_RUNTIME_ABI, "badcount", bad_providers, 1,
-                                     bad_events, 1, 2, NULL, 0, NULL, 0, bad_enabled, 0, NULL};
+                                     bad_events, 1, 2, NULL, 0, NULL, 0, bad_enabled, 0, NULL, 0};
     evgen_session *s = evgen_session_open_memory(NULL);
     assert_non_null(s);
     evgen_register_manifest(&stale_abi);

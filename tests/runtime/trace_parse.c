@@ -167,6 +167,17 @@ static int parse_metadata(tp_trace *t, cursor *c, size_t offset)
             tp_version *ver = &e->versions[v];
             ver->version = get_varint(c);
             ver->flags = get_varint(c);
+            /* Bit 1: the version's own level and keywords follow; other bits are not defined. */
+            ver->level = e->level;
+            ver->keywords = e->keywords;
+            if (ver->flags & 2) {
+                ver->level = get_varint(c);
+                ver->keywords = get_varint(c);
+                if (ver->level > 255)
+                    c->bad = 2;
+            }
+            if (ver->flags & ~(uint64_t)3)
+                c->bad = 2;
             ver->n_fields = get_count(c);
             ver->fields = calloc(ver->n_fields + 1, sizeof *ver->fields);
             for (size_t f = 0; f < ver->n_fields && !c->bad; f++) {

@@ -14,6 +14,7 @@ typedef struct tp_field {
 
 typedef struct tp_version {
     uint64_t version, flags;
+    uint64_t level, keywords; /* the version's own (flags bit 1), else its event's */
     tp_field *fields;
     size_t n_fields;
 } tp_version;

@@ -80,6 +80,54 @@ static json_object *version_fields(json_object *event, int version)
     return NULL;
 }
 
+static json_object *version_of(json_object *event, int version)
+{
+    json_object *versions = get(event, "versions");
+    for (size_t i = 0; i < json_object_array_length(versions); i++) {
+        json_object *v = json_object_array_get_idx(versions, i);
+        if (json_object_get_int(get(v, "version")) == version)
+            return v;
+    }
+    fail_msg("no version %d", version);
+    return NULL;
+}
+
+/* EVENT_VERSION_ATTRIBUTES: each version's level and keywords, its own or the event's. */
+static void test_describe_json_shows_version_attributes(void **state)
+{
+    (void)state;
+    run_result r = evgen(NULL, "describe", EVGEN_SOURCE_DIR "/tests/manifests/good/version-attributes.h", "--json",
+                         NULL);
+    assert_int_equal(r.status, 0);
+    json_object *root = json_tokener_parse(r.out);
+    assert_non_null(root);
+    json_object *events = get(root, "events");
+    json_object *create = find_named(events, "CreateThread");
+    assert_int_equal(json_object_get_int64(get(create, "keywords")), 0x10001);
+    json_object *v0 = version_of(create, 0), *v1 = version_of(create, 1);
+    assert_int_equal(json_object_get_int(get(v0, "level")), 4);
+    assert_int_equal(json_object_get_int64(get(v0, "keywords")), 0x1);
+    assert_string_equal(json_object_get_string(get(v0, "keywords_hex")), "0x1");
+    assert_true(json_object_get_boolean(get(v0, "own_attributes")));
+    assert_int_equal(json_object_get_int64(get(v1, "keywords")), 0x10001);
+    assert_false(json_object_get_boolean(get(v1, "own_attributes")));
+    json_object *sweep = find_named(events, "Sweep");
+    assert_int_equal(json_object_get_int(get(version_of(sweep, 0), "level")), 5);
+    assert_int_equal(json_object_get_int64(get(version_of(sweep, 0), "keywords")), 0x4);
+    assert_int_equal(json_object_get_int(get(version_of(sweep, 1), "level")), 4);
+    assert_int_equal(json_object_get_int64(get(version_of(sweep, 1), "keywords")), 0x2);
+    assert_int_equal(json_object_get_int(get(version_of(sweep, 2), "level")), 2);
+    assert_string_equal(json_object_get_string(get(version_of(sweep, 2), "keywords_hex")), "0xa");
+    json_object_put(root);
+    free_result(&r);
+
+    /* The text form shows own attributes only. */
+    r = evgen(NULL, "describe", EVGEN_SOURCE_DIR "/tests/manifests/good/version-attributes.h", NULL, NULL);
+    assert_int_equal(r.status, 0);
+    assert_non_null(strstr(r.out, "  version 0 (level=4 keywords=0x1): 0 bytes\n  version 1: 2 bytes\n"));
+    free_result(&r);
+}
+
 static void test_describe_json_follows_the_documented_shape(void **state)
 {
     (void)state;
@@ -219,6 +267,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_describe_text_shows_gcheapstats_v2),
         cmocka_unit_test(test_describe_json_follows_the_documented_shape),
+        cmocka_unit_test(test_describe_json_shows_version_attributes),
         cmocka_unit_test(test_lock_then_check_in_a_scratch_copy),
         cmocka_unit_test(test_errors_and_usage),
     };

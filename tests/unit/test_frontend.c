@@ -180,6 +180,62 @@ static void test_versions_first_explicit_and_legacy(void **state)
     unload(l);
 }
 
+/* EVENT_VERSION_ATTRIBUTES: constant expressions evaluated by clang, defaults from the event, and
+ * the runtime's enabled bytes: one per event, then one per version with its own attributes, and
+ * one the other versions share only when an own attribute reaches a session the event's do not. */
+static void test_version_attributes_and_enabled_bytes(void **state)
+{
+    (void)state;
+    const char *text = "#include <evgen/manifest.h>\n"
+                       "#define KW_GC 0x1\n"
+                       "#define KW_THREADING 0x10000\n"
+                       "EVENT_PROVIDER(P, \"P\")\n"
+                       "KNOWN_EVENT(Plain, 1, P, 4, KW_GC)\n"
+                       "EVENT_FIELD(Plain, 1, uint16_t, Id)\n"
+                       "KNOWN_EVENT(Covered, 2, P, 4, KW_GC | KW_THREADING)\n"
+                       "EVENT_VERSION(Covered, 0)\n"
+                       "EVENT_VERSION_ATTRIBUTES(Covered, 0, 2 + 2, KW_GC)\n"
+                       "EVENT_FIELD(Covered, 1, uint16_t, Id)\n"
+                       "KNOWN_EVENT(Wider, 3, P, 4, KW_GC)\n"
+                       "EVENT_FIELD(Wider, 0, uint32_t, A)\n"
+                       "EVENT_FIELD(Wider, 1, uint32_t, B)\n"
+                       "EVENT_FIELD(Wider, 2, uint32_t, C)\n"
+                       "EVENT_VERSION_ATTRIBUTES(Wider, 2, 2, KW_GC)\n"
+                       "KNOWN_EVENT(AnyKeyword, 4, P, 4, 0)\n"
+                       "EVENT_FIELD(AnyKeyword, 0, uint32_t, A)\n"
+                       "EVENT_FIELD(AnyKeyword, 1, uint32_t, B)\n"
+                       "EVENT_VERSION_ATTRIBUTES(AnyKeyword, 1, 4, KW_THREADING)\n"
+                       "#include <evgen/manifest_end.h>\n";
+    loaded *l = load(text, NULL, 0);
+    assert_int_equal(l->rc, 0);
+    const evgen_model *m = &l->model;
+    const evgen_model_event *plain = evgen_model_find_event(m, "Plain");
+    assert_false(plain->versions[0].own_attributes);
+    assert_int_equal(plain->versions[0].keywords, 0x1);
+    assert_int_equal(plain->versions[0].enabled_byte, -1);
+    const evgen_model_event *covered = evgen_model_find_event(m, "Covered");
+    const evgen_model_version *c0 = evgen_model_event_version(covered, 0), *c1 = evgen_model_event_version(covered, 1);
+    assert_true(c0->own_attributes);
+    assert_int_equal(c0->level, 4);
+    assert_int_equal(c0->keywords, 0x1);
+    assert_int_equal(c0->enabled_byte, 4); /* the first byte after the 4 events' */
+    assert_false(c1->own_attributes);
+    assert_int_equal(c1->keywords, 0x10001);
+    assert_int_equal(c1->enabled_byte, -1); /* v0's GC is under the event's GC|Threading */
+    /* Level 2 (Error) reaches a session at level 2 or 3 that the event's 4 does not: v0 and v1 share
+     * a byte, set from the event's attributes. (A higher level, 5, would reach fewer sessions.) */
+    const evgen_model_event *wider = evgen_model_find_event(m, "Wider");
+    assert_int_equal(evgen_model_event_version(wider, 2)->enabled_byte, 5);
+    assert_int_equal(evgen_model_event_version(wider, 0)->enabled_byte, 6);
+    assert_int_equal(evgen_model_event_version(wider, 1)->enabled_byte, 6);
+    /* Keywords 0 match every session's mask: a version with a keyword does not reach further. */
+    const evgen_model_event *any = evgen_model_find_event(m, "AnyKeyword");
+    assert_int_equal(evgen_model_event_version(any, 1)->enabled_byte, 7);
+    assert_int_equal(evgen_model_event_version(any, 0)->enabled_byte, -1);
+    assert_int_equal(m->n_enabled, 8);
+    unload(l);
+}
+
 static void test_struct_elements_are_laid_out_as_the_compiler_does(void **state)
 {
     (void)state;
@@ -303,6 +359,7 @@ int main(void)
         cmocka_unit_test(test_defines_and_include_paths_pass_through),
         cmocka_unit_test(test_locations_point_at_arguments),
         cmocka_unit_test(test_errors_do_not_lower_the_model),
+        cmocka_unit_test(test_version_attributes_and_enabled_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -314,7 +314,9 @@ static void encode_sample(evgen_wire_buf *b)
     evgen_wire_meta_put_count(b, 1);
     evgen_wire_event_head e = {"Sample", 1, 7, 4, 0x8000000000000001ull, 2};
     evgen_wire_meta_put_event_head(b, &e);
-    evgen_wire_version_head v0 = {0, 0, 1}, v1 = {1, EVGEN_WIRE_VERSION_LEGACY, 4};
+    /* Version 0 has its own level and keywords. */
+    evgen_wire_version_head v0 = {0, EVGEN_WIRE_VERSION_ATTRIBUTES, 1, 5, 0x8000000000000004ull},
+                            v1 = {1, EVGEN_WIRE_VERSION_LEGACY, 4, 0, 0};
     evgen_wire_meta_put_version_head(b, &v0);
     evgen_wire_meta_put_field(b, &fields_v1[0]);
     evgen_wire_meta_put_version_head(b, &v1);
@@ -377,8 +379,11 @@ static int decode_sample(const uint8_t *data, size_t size, pool *pl, char *why, 
                                 got[f].count_field == w->count_field && strcmp(got[f].name, w->name) == 0);
                 }
             }
+            if (!d.failed && k == 0)
+                assert_true(v.flags == EVGEN_WIRE_VERSION_ATTRIBUTES && v.level == 5 &&
+                            v.keywords == 0x8000000000000004ull);
             if (!d.failed && k == 1)
-                assert_int_equal(v.flags, EVGEN_WIRE_VERSION_LEGACY);
+                assert_true(v.flags == EVGEN_WIRE_VERSION_LEGACY && v.level == 0 && v.keywords == 0);
         }
     }
     evgen_wire_meta_get_end(&d);
@@ -405,6 +410,55 @@ static void test_metadata_round_trip_and_every_cut(void **state)
         pool_free(pl);
         free(cut);
     }
+    free(pl);
+    evgen_wire_buf_free(&b);
+}
+
+/* A version flag this format does not define (a newer writer's) stops the decoder at once with
+ * a clear error: what the flag announces may follow, so nothing after it can be read. */
+static void test_unknown_version_flag_is_refused(void **state)
+{
+    (void)state;
+    evgen_wire_buf b = {0};
+    evgen_wire_meta_put_head(&b, 0, "m");
+    evgen_wire_meta_put_count(&b, 1);
+    evgen_wire_meta_put_provider(&b, "P");
+    evgen_wire_meta_put_count(&b, 0);
+    evgen_wire_meta_put_count(&b, 0);
+    evgen_wire_meta_put_count(&b, 1);
+    evgen_wire_event_head e = {"Sample", 0, 1, 4, 1, 1};
+    evgen_wire_meta_put_event_head(&b, &e);
+    evgen_wire_buf_varint(&b, 0);   /* version */
+    evgen_wire_buf_varint(&b, 0x4); /* flags: unknown */
+    evgen_wire_buf_varint(&b, 0);   /* n_fields */
+    assert_false(b.failed);
+    pool *pl = calloc(1, sizeof *pl);
+    char why[160];
+    evgen_wire_meta_decoder d;
+    evgen_wire_meta_decoder_init(&d, b.data, b.len, pool_alloc, pl, why, sizeof why);
+    uint64_t first_type;
+    const char *name;
+    evgen_wire_meta_get_head(&d, &first_type, &name);
+    assert_int_equal(evgen_wire_meta_get_count(&d, "provider"), 1);
+    evgen_wire_meta_get_provider(&d);
+    evgen_wire_meta_get_count(&d, "enum");
+    evgen_wire_meta_get_count(&d, "struct");
+    evgen_wire_meta_get_count(&d, "event");
+    evgen_wire_event_head got;
+    evgen_wire_meta_get_event_head(&d, 1, &got);
+    assert_int_equal(d.failed, 0);
+    evgen_wire_version_head v;
+    evgen_wire_meta_get_version_head(&d, got.name, -1, &v);
+    assert_int_equal(d.failed, 1);
+    assert_string_equal(why, "event Sample: version 0 has flags 0x4 this reader does not know (written by a newer evgen?)");
+    assert_true(v.flags == 0 && v.n_fields == 0);
+    /* The encoder writes only the flags the format defines. */
+    evgen_wire_buf b2 = {0};
+    evgen_wire_version_head h = {3, 0x4 | EVGEN_WIRE_VERSION_LEGACY, 0, 0, 0};
+    evgen_wire_meta_put_version_head(&b2, &h);
+    assert_true(b2.len == 3 && b2.data[0] == 3 && b2.data[1] == EVGEN_WIRE_VERSION_LEGACY && b2.data[2] == 0);
+    evgen_wire_buf_free(&b2);
+    pool_free(pl);
     free(pl);
     evgen_wire_buf_free(&b);
 }
@@ -491,6 +545,7 @@ int main(void)
         cmocka_unit_test(test_record_header),
         cmocka_unit_test(test_end_block),
         cmocka_unit_test(test_metadata_round_trip_and_every_cut),
+        cmocka_unit_test(test_unknown_version_flag_is_refused),
         cmocka_unit_test(test_field_rules),
         cmocka_unit_test(test_layout_rule),
         cmocka_unit_test(test_struct_layout),

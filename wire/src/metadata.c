@@ -70,8 +70,13 @@ void evgen_wire_meta_put_event_head(evgen_wire_buf *b, const evgen_wire_event_he
 
 void evgen_wire_meta_put_version_head(evgen_wire_buf *b, const evgen_wire_version_head *v)
 {
+    uint32_t flags = v->flags & EVGEN_WIRE_VERSION_FLAGS;
     evgen_wire_buf_varint(b, v->version);
-    evgen_wire_buf_varint(b, v->flags & EVGEN_WIRE_VERSION_LEGACY); /* the only flag the format defines */
+    evgen_wire_buf_varint(b, flags);
+    if (flags & EVGEN_WIRE_VERSION_ATTRIBUTES) {
+        evgen_wire_buf_varint(b, v->level);
+        evgen_wire_buf_varint(b, v->keywords);
+    }
     evgen_wire_buf_varint(b, v->n_fields);
 }
 
@@ -234,8 +239,24 @@ void evgen_wire_meta_get_version_head(evgen_wire_meta_decoder *d, const char *ev
     uint64_t version = get_varint(d), flags = get_varint(d);
     if (!d->failed && (version > UINT32_MAX || (previous >= 0 && version <= (uint64_t)previous)))
         evgen_wire_meta_fail(d, "event %s: version %llu out of order", event, (unsigned long long)version);
+    /* What an unknown flag announces may follow the head, so nothing after it can be read. */
+    if (!d->failed && (flags & ~(uint64_t)EVGEN_WIRE_VERSION_FLAGS))
+        evgen_wire_meta_fail(d, "event %s: version %llu has flags 0x%llx this reader does not know (written by a newer evgen?)",
+                             event, (unsigned long long)version, (unsigned long long)flags);
     v->version = d->failed ? 0 : (uint32_t)version;
-    v->flags = (uint32_t)(flags & EVGEN_WIRE_VERSION_LEGACY);
+    v->flags = d->failed ? 0 : (uint32_t)flags;
+    v->level = 0;
+    v->keywords = 0;
+    if (v->flags & EVGEN_WIRE_VERSION_ATTRIBUTES) {
+        uint64_t level = get_varint(d);
+        v->keywords = get_varint(d);
+        if (!d->failed && level > 255)
+            evgen_wire_meta_fail(d, "event %s: version %u: level %llu out of range", event, v->version,
+                                 (unsigned long long)level);
+        v->level = d->failed ? 0 : (uint8_t)level;
+        if (d->failed)
+            v->keywords = 0;
+    }
     v->n_fields = evgen_wire_meta_get_count(d, "field");
 }
 

@@ -67,6 +67,11 @@ typedef struct evgen_trace_version {
     uint32_t n_fields;
     int64_t fixed_size;  /* payload size with the trace's pointer size, or -1 if variable */
     uint32_t n_variable; /* its variable-length fields (strings, arrays) */
+    /* The version's level and keywords: its own when the manifest gives it some
+     * (EVENT_VERSION_ATTRIBUTES; own_attributes 1), else its event's. */
+    uint32_t own_attributes;
+    uint8_t level;
+    uint64_t keywords;
 } evgen_trace_version;
 
 typedef struct evgen_trace_manifest evgen_trace_manifest;

@@ -20,7 +20,7 @@ extern "C" {
 
 /* Bumped when a descriptor or the emit fast path changes incompatibly; generated code checks it
  * with #error, so a stale generated file fails at compile time, not at run time. */
-#define EVGEN_RUNTIME_ABI 2
+#define EVGEN_RUNTIME_ABI 3
 
 typedef struct evgen_enum_const_desc {
     const char *name; /* display name (prefix stripped) */
@@ -62,14 +62,24 @@ typedef struct evgen_field_desc {
 
 #define EVGEN_VERSION_LEGACY EVGEN_WIRE_VERSION_LEGACY
 #define EVGEN_VERSION_VARIABLE 0x2u
+#define EVGEN_VERSION_ATTRIBUTES 0x4u /* level and keywords of its own (EVENT_VERSION_ATTRIBUTES) */
 
 typedef struct evgen_version_desc {
     uint32_t size; /* sizeof(evgen_version_desc) */
     uint16_t version;
-    uint16_t flags;      /* EVGEN_VERSION_LEGACY, EVGEN_VERSION_VARIABLE */
+    uint16_t flags;      /* EVGEN_VERSION_LEGACY, EVGEN_VERSION_VARIABLE, EVGEN_VERSION_ATTRIBUTES */
     uint32_t fixed_size; /* payload bytes when not variable, with this target's pointers */
     const evgen_field_desc *fields;
     uint32_t n_fields;
+    /* With EVGEN_VERSION_ATTRIBUTES: the version's own level and keywords (else the event's). */
+    uint8_t level;
+    uint64_t keywords;
+    /* The enabled byte FireEtw<Event>_V<n> checks: 0 for the event's own, else 1 + its index in
+     * the manifest's `enabled` (above the events' bytes). A version with attributes of its own has
+     * a byte of its own, set for the sessions that record it; the versions without check the
+     * event's byte, or one byte they share when the event's byte, which is set while any version
+     * is recorded, would also let them through to sessions that record only another version. */
+    uint32_t enabled;
 } evgen_version_desc;
 
 typedef struct evgen_event_desc {
@@ -97,13 +107,16 @@ typedef struct evgen_manifest_desc {
     uint32_t n_enums;
     const evgen_struct_desc *structs;
     uint32_t n_structs;
-    /* One byte per event: bit s set while the session in slot s records it (EVGEN_MAX_SESSIONS).
-     * EventEnabled<Event>() reads it. */
+    /* One byte per event: bit s set while the session in slot s records some version of it
+     * (EVGEN_MAX_SESSIONS); EventEnabled<Event>() reads it. Then the bytes of versions that have
+     * their own (evgen_version_desc.enabled). */
     volatile uint8_t *enabled;
     /* runtime: the trace type number of this manifest's first type (process-wide numbering),
      * and the registration chain. */
     uint32_t type_base;
     struct evgen_manifest_desc *next;
+    /* Bytes of `enabled`: n_events and the versions' (0: n_events). */
+    uint32_t n_enabled;
 } evgen_manifest_desc;
 
 /* Registers a manifest with the runtime (generated code does it from a constructor). Idempotent.

@@ -25,6 +25,9 @@ extern "C" {
 
 #define EVGEN_WIRE_FIELD_IS_ARRAY 0x1u  /* a field's flags: an array of its kind */
 #define EVGEN_WIRE_VERSION_LEGACY 0x1u  /* a version's flags: laid out by legacy lines */
+#define EVGEN_WIRE_VERSION_ATTRIBUTES 0x2u /* a version's flags: its own level and keywords follow */
+/* Every version flag this format defines; a decoder refuses others (a newer writer's). */
+#define EVGEN_WIRE_VERSION_FLAGS (EVGEN_WIRE_VERSION_LEGACY | EVGEN_WIRE_VERSION_ATTRIBUTES)
 
 typedef struct evgen_wire_member {
     const char *name;
@@ -44,8 +47,12 @@ typedef struct evgen_wire_event_head {
 
 typedef struct evgen_wire_version_head {
     uint32_t version;
-    uint32_t flags; /* EVGEN_WIRE_VERSION_LEGACY */
+    uint32_t flags; /* EVGEN_WIRE_VERSION_LEGACY, EVGEN_WIRE_VERSION_ATTRIBUTES */
     uint32_t n_fields;
+    /* With EVGEN_WIRE_VERSION_ATTRIBUTES: the version's own level and keywords (else unused; the
+     * decoder sets them to 0). */
+    uint8_t level;
+    uint64_t keywords;
 } evgen_wire_version_head;
 
 typedef struct evgen_wire_field {
@@ -105,7 +112,8 @@ void evgen_wire_meta_get_struct_head(evgen_wire_meta_decoder *d, const char **na
 void evgen_wire_meta_get_member(evgen_wire_meta_decoder *d, uint32_t n_enums, evgen_wire_member *m);
 /* Checks the provider against `n_providers`, id and level against their ranges. */
 void evgen_wire_meta_get_event_head(evgen_wire_meta_decoder *d, uint32_t n_providers, evgen_wire_event_head *e);
-/* Checks that versions ascend: `previous` is the event's version before it, -1 for the first. */
+/* Checks that versions ascend (`previous` is the event's version before it, -1 for the first), that
+ * the flags are ones this format defines, and an own level against its range. */
 void evgen_wire_meta_get_version_head(evgen_wire_meta_decoder *d, const char *event, int64_t previous,
                                       evgen_wire_version_head *v);
 /* Field `index` of its version: checks the references (enum < n_enums, struct < n_structs, count
