@@ -1,5 +1,5 @@
 /* context_reader.c — the reader side's part of the template context: for each event, the
- * accessors of every field it ever had (with the getter for its type) and its offset table, one
+ * accessors of every field it ever had, legacy-only ones included (with the getter for its type) and its offset table, one
  * row per version and one slot per field, lowered from the model's per-version slots; and the
  * manifest's metadata bytes (NAME_reader_manifest), as C initializer lines. */
 #include <stdio.h>
@@ -119,8 +119,8 @@ static evgen_tvalue *access_row(const evgen_model_event *e, const evgen_model_ve
     evgen_tvalue *row = evgen_tv_map();
     evgen_tv_map_set(row, "number", evgen_tv_stringf("%u", ver->version));
     evgen_tvalue *slots = evgen_tv_list();
-    for (size_t k = 0; k < e->n_fields; k++) {
-        const evgen_model_field *f = &e->fields[k];
+    for (size_t k = 0; k < e->n_all_fields; k++) {
+        const evgen_model_field *f = e->all_fields[k];
         int at = -1;
         for (size_t i = 0; i < ver->n_slots && at < 0; i++)
             if (strcmp(ver->slots[i].field->name, f->name) == 0)
@@ -146,11 +146,11 @@ static evgen_tvalue *access_row(const evgen_model_event *e, const evgen_model_ve
 void evgen_add_reader_context(evgen_tvalue *event_map, const evgen_model *model, const evgen_model_event *e)
 {
     evgen_tvalue *fields = evgen_tv_list();
-    for (size_t k = 0; k < e->n_fields; k++)
-        evgen_tv_list_add(fields, field_accessors(model, e, &e->fields[k], k));
+    for (size_t k = 0; k < e->n_all_fields; k++)
+        evgen_tv_list_add(fields, field_accessors(model, e, e->all_fields[k], k));
     evgen_tv_map_set(event_map, "reader_fields", fields);
-    evgen_tv_map_set(event_map, "n_fields", evgen_tv_stringf("%zu", e->n_fields));
-    evgen_tv_map_set(event_map, "has_reader_fields", evgen_tv_bool(e->n_fields > 0));
+    evgen_tv_map_set(event_map, "n_fields", evgen_tv_stringf("%zu", e->n_all_fields));
+    evgen_tv_map_set(event_map, "has_reader_fields", evgen_tv_bool(e->n_all_fields > 0));
     evgen_tvalue *rows = evgen_tv_list();
     for (size_t v = 0; v < e->n_versions; v++)
         evgen_tv_list_add(rows, access_row(e, &e->versions[v]));

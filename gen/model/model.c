@@ -45,6 +45,7 @@ static void free_event(evgen_model_event *e)
     for (size_t i = 0; i < e->n_versions; i++)
         free(e->versions[i].slots);
     free(e->versions);
+    free(e->all_fields);
 }
 
 void evgen_model_free(evgen_model *model)

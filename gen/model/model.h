@@ -142,6 +142,11 @@ typedef struct evgen_model_event {
     size_t n_attributes;
     /* Lowered by evgen_model_check(): versions first_version..latest_version, one each. */
     evgen_model_version *versions;
+    /* Lowered too: every field the event ever had, which the reader side gives an accessor: the
+     * EVENT_FIELD and EVENT_ARRAY lines in order, then each legacy-only field (a legacy line naming
+     * no EVENT_FIELD: a field of old legacy versions only), at its first legacy line. */
+    const evgen_model_field **all_fields;
+    size_t n_all_fields;
     size_t n_versions;
     unsigned first_version;
     unsigned latest_version;

@@ -134,7 +134,19 @@ static bool check_arrays(evgen_model_event *e, evgen_diags *diags)
     return ok;
 }
 
-/* Legacy layouts: the lowest versions of the event, each naming fields declared by EVENT_FIELD. */
+/* The first legacy line of `e` named `name`, or NULL. */
+static const evgen_model_field *first_legacy_line(const evgen_model_event *e, const char *name)
+{
+    for (size_t i = 0; i < e->n_legacy_fields; i++)
+        if (strcmp(e->legacy_fields[i].name, name) == 0)
+            return &e->legacy_fields[i];
+    return NULL;
+}
+
+/* Legacy layouts: the lowest versions of the event, each naming fields declared by EVENT_FIELD or
+ * legacy-only fields (named by no EVENT_FIELD: they existed in old versions only, as the private
+ * GCPerHeapHistory's ClrInstanceID in version 1, which version 2 dropped). A legacy-only field has
+ * one accessor, so one wire type in every legacy version that holds it. */
 static bool check_legacy(evgen_model_event *e, evgen_diags *diags, const version_set *legacy, unsigned first,
                          unsigned latest, int *last_legacy)
 {
@@ -145,11 +157,16 @@ static bool check_legacy(evgen_model_event *e, evgen_diags *diags, const version
         if ((int)lf->since > *last_legacy)
             *last_legacy = (int)lf->since;
         int j = evgen_model_event_find_field(e, lf->name);
-        if (j < 0) {
-            evgen_error(diags, &lf->name_loc, EVGEN_D_BAD_LEGACY, "legacy field '%s' is not a field of '%s'", lf->name,
-                        e->name);
-            evgen_note(diags, NULL, "a legacy layout reorders or retypes fields that EVENT_FIELD declares");
+        const evgen_model_field *earliest = first_legacy_line(e, lf->name);
+        if (j < 0 && earliest->type.kind != lf->type.kind) {
+            evgen_error(diags, &lf->type_loc, EVGEN_D_BAD_LEGACY,
+                        "legacy-only field '%s' of '%s' is %s in version %u but %s in version %u", lf->name, e->name,
+                        evgen_kind_name(lf->type.kind), lf->since, evgen_kind_name(earliest->type.kind), earliest->since);
+            evgen_note(diags, &earliest->type_loc,
+                       "a field that no EVENT_FIELD declares has one accessor, so one type in every legacy version");
             ok = false;
+        } else if (j < 0) {
+            continue; /* a legacy-only field */
         } else if (e->fields[j].is_array) {
             evgen_error(diags, &lf->name_loc, EVGEN_D_BAD_LEGACY, "legacy field '%s' of '%s' is an array", lf->name,
                         e->name);
@@ -349,8 +366,23 @@ static void add_slot(evgen_model_version *ver, const evgen_model_field *f, evgen
     s->fixed_offset = evgen_wire_slot_is_fixed_offset(&w);
 }
 
+/* The event's fields with an accessor: its EVENT_FIELD lines, then its legacy-only fields. */
+static void collect_all_fields(evgen_model_event *e)
+{
+    e->n_all_fields = 0;
+    e->all_fields = evgen_xcalloc(e->n_fields + e->n_legacy_fields + 1, sizeof *e->all_fields);
+    for (size_t i = 0; i < e->n_fields; i++)
+        e->all_fields[e->n_all_fields++] = &e->fields[i];
+    for (size_t i = 0; i < e->n_legacy_fields; i++) {
+        const evgen_model_field *lf = &e->legacy_fields[i];
+        if (evgen_model_event_find_field(e, lf->name) < 0 && first_legacy_line(e, lf->name) == lf)
+            e->all_fields[e->n_all_fields++] = lf;
+    }
+}
+
 static void lower_event(const evgen_model *model, evgen_model_event *e, const version_set *legacy)
 {
+    collect_all_fields(e);
     e->n_versions = e->latest_version - e->first_version + 1;
     e->versions = evgen_xcalloc(e->n_versions, sizeof *e->versions);
     for (unsigned v = e->first_version; v <= e->latest_version; v++) {
@@ -469,8 +501,8 @@ static void check_generated_names(const evgen_model *model, evgen_diags *diags)
                      evgen_xasprintf("the writer of version %u of '%s'", e->versions[v].version, e->name));
         add_name(&names, &n, &e->name_loc, evgen_xasprintf("%s_is", e->name),
                  evgen_xasprintf("the identity test of event '%s'", e->name));
-        for (size_t f = 0; f < e->n_fields; f++) {
-            const evgen_model_field *fd = &e->fields[f];
+        for (size_t f = 0; f < e->n_all_fields; f++) {
+            const evgen_model_field *fd = e->all_fields[f];
             if (fd->is_array) {
                 static const char *const suffixes[] = {"count", "element", "at"};
                 for (size_t k = 0; k < 3; k++)
