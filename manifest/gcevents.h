@@ -3,15 +3,14 @@
  * It mirrors exactly the GC event templates of CoreCLR's ETW manifest, ClrEtwAll.man (dotnet/runtime
  * src/coreclr/vm), so that traces written by a real .NET runtime decode with it: every GC event and
  * version of both providers (the GarbageCollection task of Microsoft-Windows-DotNETRuntime, 66 of its
- * 67 event-versions; the GarbageCollectionPrivate task of Microsoft-Windows-DotNETRuntimePrivate, 43 of
- * its 44), with the same ids, versions, field names, field order and wire types
+ * 67 event-versions; the GarbageCollectionPrivate task of Microsoft-Windows-DotNETRuntimePrivate, all
+ * 44), with the same ids, versions, field names, field order and wire types
  * (win:UInt8..UInt64 -> uint8_t..uint64_t, win:Int32 -> int32_t, win:Pointer -> evgen_ptr,
  * win:UnicodeString -> evgen_utf16z, win:Boolean -> evgen_bool32, win:Binary -> an EVENT_ARRAY of
  * uint8_t, struct arrays -> an EVENT_ARRAY of the runtime's C struct, padding included, or packed
  * where CoreCLR packs it). tests/unit/gc-templates-full.tsv lists every one of them, field by field.
- * Not declared, because the manifest language cannot express them: GCBulkRootStaticVar (an inline
- * UnicodeString in each array element) and version 2 of the private GCPerHeapHistory (an empty
- * template after a version 1 holding ClrInstanceID). Levels and keywords are the latest version's;
+ * Not declared, because the manifest language cannot express it: GCBulkRootStaticVar (an inline
+ * UnicodeString in each array element). Levels and keywords are the latest version's;
  * where ClrEtwAll.man gives an old version other ones (version 0 of GCCreateConcurrentThread and
  * GCTerminateConcurrentThread: GC only), an EVENT_VERSION_ATTRIBUTES line gives it its own.
  * Conventions: an event is named after its template's event symbol without the _V<n> suffix, and a
@@ -19,7 +18,8 @@
  * (PrvGCGlobalHeapHistory, PrvGCJoin, PrvGCPerHeapHistory); a field's `since` is the first version
  * whose template holds it, so the EVENT_FIELD lines follow the newest version's order; a version without payload is
  * declared with EVENT_VERSION; the three old layouts CoreCLR changed in place (version 0 of
- * GCStart, GCEnd and GCSuspendEEBegin) are spelled out with EVENT_LEGACY_FIELD lines; levels,
+ * GCStart, GCEnd and GCSuspendEEBegin) are spelled out with EVENT_LEGACY_FIELD lines, and so is
+ * version 1 of PrvGCPerHeapHistory, whose ClrInstanceID version 2 dropped (a legacy-only field); levels,
  * keywords and value maps use the constants and enums of the types section below, every enum
  * constant starting with its enum's name and an underscore, and only UInt32 fields get an enum
  * type (an enum is 4 bytes).
@@ -627,11 +627,13 @@ EVENT_FIELD(GCOptimized, 0, uint64_t, NewAllocation)
 EVENT_FIELD(GCOptimized, 0, uint32_t, GenerationNumber)
 EVENT_FIELD(GCOptimized, 1, uint16_t, ClrInstanceID)
 
-/* PrvGCPerHeapHistory, v1: private GCPerHeapHistory (public id 204 continues at v3). Its version 2
- * (template GCPerHeapHistory) has no field at all, so it would drop v1's ClrInstanceID: a removal the
- * append-only rule cannot express, and it is not declared; a reader sees its payload as absent fields. */
+/* PrvGCPerHeapHistory, v1-2: private GCPerHeapHistory (public id 204 continues at v3); ClrEtwAll.man
+ * has no version 0. Version 2 (template GCPerHeapHistory) has no payload: it dropped version 1's
+ * ClrInstanceID, so version 1 is a legacy layout and ClrInstanceID a legacy-only field (no
+ * EVENT_FIELD: no version after 1 holds it). */
 KNOWN_EVENT(PrvGCPerHeapHistory, 4, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
-EVENT_FIELD(PrvGCPerHeapHistory, 1, uint16_t, ClrInstanceID)
+EVENT_LEGACY_FIELD(PrvGCPerHeapHistory, 1, uint16_t, ClrInstanceID)
+EVENT_VERSION(PrvGCPerHeapHistory, 2)
 
 /* PrvGCGlobalHeapHistory, v0-1: private GCGlobalHeapHistory (public id 205 continues at v2). */
 KNOWN_EVENT(PrvGCGlobalHeapHistory, 5, GCEventProvider_Private, GCEventLevel_Information, GCPrivateEventKeyword_GCPrivate)
