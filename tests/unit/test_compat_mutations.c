@@ -818,6 +818,68 @@ static void test_legacy_layout_must_be_locked(void **state)
     free(text);
 }
 
+/* One edit of the manifest and the first error both commands must give for it (NULL: none). */
+static void expect_edit(fixture *fx, const char *what, const char *find, const char *replace, const char *error)
+{
+    char *text = evgen_test_replace(fx->text, find, replace);
+    if (!text)
+        fail_msg("%s: text not found", what);
+    for (int mode = EVGEN_COMPAT_CHECK; mode <= EVGEN_COMPAT_LOCK; mode++) {
+        outcome o = run_check(fx, text, (evgen_compat_mode)mode);
+        if (error ? o.n_errors == 0 || !strstr(o.message, error) : o.n_errors != 0)
+            fail_msg("%s: expected %s, got:\n%s", what, error ? error : "no error", o.all);
+        free_outcome(&o);
+    }
+    free(text);
+}
+
+/* Legacy-only fields (PrvGCPerHeapHistory v1's ClrInstanceID, which v2 dropped): the locked version
+ * after the legacy one lacks the field and passes; every other edit of the locked layouts is still
+ * refused, and a legacy-only field cannot drop a field from a new version. */
+static void test_legacy_only_fields(void **state)
+{
+    fixture *fx = *state;
+    const char *legacy = "EVENT_LEGACY_FIELD(PrvGCPerHeapHistory, 1, uint16_t, ClrInstanceID)";
+    const char *latest = "EVENT_VERSION(PrvGCPerHeapHistory, 2)";
+    expect_edit(fx, "append a version 3 after the legacy-only field", latest,
+                "EVENT_VERSION(PrvGCPerHeapHistory, 2) EVENT_FIELD(PrvGCPerHeapHistory, 3, uint32_t, HeapIndex)", NULL);
+    expect_edit(fx, "retype the legacy-only field", legacy,
+                "EVENT_LEGACY_FIELD(PrvGCPerHeapHistory, 1, uint32_t, ClrInstanceID)",
+                "'ClrInstanceID' of locked version 1 of 'PrvGCPerHeapHistory' is retyped: uint32, locked as uint16");
+    expect_edit(fx, "remove the legacy layout", legacy, "/* removed */",
+                "locked version 1 of 'PrvGCPerHeapHistory' is missing (it has 2..2)");
+    expect_edit(fx, "remove the legacy-only field, keeping version 1", legacy, "EVENT_VERSION(PrvGCPerHeapHistory, 1)",
+                "field 'ClrInstanceID' of locked version 1 of 'PrvGCPerHeapHistory' was removed");
+    expect_edit(fx, "rename the legacy-only field", legacy,
+                "EVENT_LEGACY_FIELD(PrvGCPerHeapHistory, 1, uint16_t, ClrInstanceId)",
+                "field 'ClrInstanceID' of locked version 1 of 'PrvGCPerHeapHistory' is renamed to 'ClrInstanceId'");
+    expect_edit(fx, "insert a legacy-only field", legacy,
+                "EVENT_LEGACY_FIELD(PrvGCPerHeapHistory, 1, uint32_t, HeapIndex) "
+                "EVENT_LEGACY_FIELD(PrvGCPerHeapHistory, 1, uint16_t, ClrInstanceID)",
+                "field 'HeapIndex' is inserted before 'ClrInstanceID' in locked version 1 of 'PrvGCPerHeapHistory'");
+    expect_edit(fx, "append a legacy-only field to the locked version", legacy,
+                "EVENT_LEGACY_FIELD(PrvGCPerHeapHistory, 1, uint16_t, ClrInstanceID) "
+                "EVENT_LEGACY_FIELD(PrvGCPerHeapHistory, 1, uint32_t, HeapIndex)",
+                "field 'HeapIndex' is added to version 1 of 'PrvGCPerHeapHistory', which is locked");
+    expect_edit(fx, "put the legacy-only field in the locked version 2", latest,
+                "EVENT_VERSION(PrvGCPerHeapHistory, 2) EVENT_LEGACY_FIELD(PrvGCPerHeapHistory, 2, uint16_t, ClrInstanceID) "
+                "EVENT_FIELD(PrvGCPerHeapHistory, 3, uint32_t, HeapIndex)",
+                "field 'ClrInstanceID' is added to version 2 of 'PrvGCPerHeapHistory', which is locked");
+    /* Turning a shipped field of GCOptimized (v0-1 locked) into a legacy-only one would drop it
+     * from a new version 2: a new break, refused by check and by lock. */
+    expect_edit(fx, "drop a shipped field by making it legacy-only",
+                "EVENT_FIELD(GCOptimized, 0, uint32_t, GenerationNumber)\nEVENT_FIELD(GCOptimized, 1, uint16_t, ClrInstanceID)",
+                "EVENT_LEGACY_FIELD(GCOptimized, 0, uint64_t, DesiredAllocation) "
+                "EVENT_LEGACY_FIELD(GCOptimized, 0, uint64_t, NewAllocation) "
+                "EVENT_LEGACY_FIELD(GCOptimized, 0, uint32_t, GenerationNumber) "
+                "EVENT_LEGACY_FIELD(GCOptimized, 1, uint64_t, DesiredAllocation) "
+                "EVENT_LEGACY_FIELD(GCOptimized, 1, uint64_t, NewAllocation) "
+                "EVENT_LEGACY_FIELD(GCOptimized, 1, uint32_t, GenerationNumber) "
+                "EVENT_LEGACY_FIELD(GCOptimized, 1, uint16_t, ClrInstanceID) "
+                "EVENT_FIELD(GCOptimized, 1, uint16_t, ClrInstanceID) EVENT_VERSION(GCOptimized, 2)",
+                "version 2 of 'GCOptimized' follows a legacy layout but is not locked");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -825,6 +887,7 @@ int main(void)
         cmocka_unit_test(test_breaking_edits_are_caught),
         cmocka_unit_test(test_compatible_edits_pass),
         cmocka_unit_test(test_legacy_layout_must_be_locked),
+        cmocka_unit_test(test_legacy_only_fields),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

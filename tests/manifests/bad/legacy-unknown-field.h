@@ -1,4 +1,5 @@
-/* Checks that a legacy field no EVENT_FIELD declares is refused at its name. */
+/* Checks that a misspelt legacy field is still refused: Cause names no EVENT_FIELD, so it is a
+ * legacy-only field, but Reason (since 0) is then missing from the legacy layout of version 0. */
 #include <evgen/manifest.h>
 
 EVENT_PROVIDER(TestProvider, "Evgen-Test")
