@@ -533,6 +533,57 @@ static void test_struct_layout(void **state)
     assert_true(off[0] == 0 && off[1] == 4 && off[2] == 8 && off[3] == 12);
 }
 
+/* One value's size, what a variable struct's element is walked with: strings up to their
+ * terminator and never past `avail` (an exact-size copy, so ASan sees any read beyond it), an odd
+ * UTF-16 remainder not whole, fixed kinds by the pointer size. */
+static void test_value_size(void **state)
+{
+    (void)state;
+    static const uint8_t utf16[] = {'A', 0, 'B', 0, 0, 0, 'x'}, utf8[] = {'h', 'i', 0, 'x'};
+    for (uint64_t n = 0; n <= sizeof utf16; n++) {
+        uint8_t *cut = malloc(n ? n : 1);
+        memcpy(cut, utf16, n);
+        assert_int_equal(evgen_wire_value_size(cut, n, EVGEN_WIRE_UTF16Z, 8), n >= 6 ? 6 : 0);
+        free(cut);
+    }
+    static const uint8_t odd[] = {'A', 0, 0, 'B', 0}; /* zero bytes, but no 0 unit at an even distance */
+    assert_int_equal(evgen_wire_value_size(odd, 3, EVGEN_WIRE_UTF16Z, 8), 0);
+    assert_int_equal(evgen_wire_value_size(odd, 5, EVGEN_WIRE_UTF16Z, 8), 0);
+    for (uint64_t n = 0; n <= sizeof utf8; n++)
+        assert_int_equal(evgen_wire_value_size(utf8, n, EVGEN_WIRE_UTF8Z, 8), n >= 3 ? 3 : 0);
+    assert_int_equal(evgen_wire_value_size(utf8, 4, EVGEN_WIRE_U32, 8), 4);
+    assert_int_equal(evgen_wire_value_size(utf8, 3, EVGEN_WIRE_U32, 8), 0);
+    assert_int_equal(evgen_wire_value_size(utf8, 4, EVGEN_WIRE_PTR, 4), 4);
+    assert_int_equal(evgen_wire_value_size(utf8, 4, EVGEN_WIRE_PTR, 8), 0);
+    assert_int_equal(evgen_wire_value_size(utf8, 4, EVGEN_WIRE_STRUCT, 8), 0);
+}
+
+/* A variable struct (stride 0, string members) decodes; it is the only struct with stride 0. */
+static void test_variable_struct_head(void **state)
+{
+    (void)state;
+    evgen_wire_buf b = {0};
+    evgen_wire_meta_put_struct_head(&b, "Var", EVGEN_WIRE_STRIDE_VARIABLE, 2);
+    evgen_wire_member m0 = {"Id", EVGEN_WIRE_U64, 0, -1}, m1 = {"Name", EVGEN_WIRE_UTF16Z, 8, -1};
+    evgen_wire_meta_put_member(&b, &m0);
+    evgen_wire_meta_put_member(&b, &m1);
+    pool *pl = calloc(1, sizeof *pl);
+    char why[160];
+    evgen_wire_meta_decoder d;
+    evgen_wire_meta_decoder_init(&d, b.data, b.len, pool_alloc, pl, why, sizeof why);
+    const char *name;
+    uint32_t stride = 1, n;
+    evgen_wire_meta_get_struct_head(&d, &name, &stride, &n);
+    evgen_wire_member got;
+    evgen_wire_meta_get_member(&d, 0, &got);
+    evgen_wire_meta_get_member(&d, 0, &got);
+    assert_false(d.failed);
+    assert_true(stride == 0 && n == 2 && got.kind == EVGEN_WIRE_UTF16Z && got.offset == 8);
+    pool_free(pl);
+    free(pl);
+    evgen_wire_buf_free(&b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -549,6 +600,8 @@ int main(void)
         cmocka_unit_test(test_field_rules),
         cmocka_unit_test(test_layout_rule),
         cmocka_unit_test(test_struct_layout),
+        cmocka_unit_test(test_value_size),
+        cmocka_unit_test(test_variable_struct_head),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

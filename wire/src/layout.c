@@ -1,6 +1,8 @@
 /* layout.c — the payload layout rule and the natural struct layout of evgen/wire_layout.h. */
 #include "evgen/wire_layout.h"
 
+#include <string.h>
+
 #include "evgen/wire_kinds.h"
 
 void evgen_wire_layout_init(evgen_wire_layout *l, unsigned pointer_size)
@@ -57,4 +59,30 @@ uint32_t evgen_wire_struct_layout(const uint32_t *kinds, uint32_t n, unsigned po
             max_align = align;
     }
     return (offset + max_align - 1) / max_align * max_align;
+}
+
+uint64_t evgen_wire_value_size(const uint8_t *p, uint64_t avail, unsigned kind, unsigned pointer_size)
+{
+    switch (evgen_wire_kind_class(kind)) {
+    case EVGEN_WIRE_CLASS_UTF8: {
+        const uint8_t *z = avail ? memchr(p, 0, (size_t)avail) : NULL;
+        return z ? (uint64_t)(z - p) + 1 : 0;
+    }
+    case EVGEN_WIRE_CLASS_UTF16:
+        for (uint64_t i = 0; i + 2 <= avail; i += 2)
+            if (p[i] == 0 && p[i + 1] == 0)
+                return i + 2;
+        return 0;
+    case EVGEN_WIRE_CLASS_STRUCT:
+        return 0;
+    case EVGEN_WIRE_CLASS_UNSIGNED:
+    case EVGEN_WIRE_CLASS_SIGNED:
+    case EVGEN_WIRE_CLASS_FLOAT:
+    case EVGEN_WIRE_CLASS_BOOL:
+    case EVGEN_WIRE_CLASS_POINTER:
+    case EVGEN_WIRE_CLASS_GUID:
+        break;
+    }
+    uint64_t n = evgen_wire_kind_size(kind, pointer_size);
+    return n <= avail ? n : 0;
 }

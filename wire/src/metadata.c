@@ -204,7 +204,7 @@ void evgen_wire_meta_get_struct_head(evgen_wire_meta_decoder *d, const char **na
 {
     *name = get_string(d);
     uint64_t s = get_varint(d);
-    if (!d->failed && (s == 0 || s > UINT32_MAX))
+    if (!d->failed && s > UINT32_MAX)
         evgen_wire_meta_fail(d, "struct %s: stride %llu", *name, (unsigned long long)s);
     *stride = d->failed ? 0 : (uint32_t)s;
     *n_members = evgen_wire_meta_get_count(d, "member");

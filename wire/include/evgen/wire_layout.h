@@ -57,6 +57,13 @@ static inline int evgen_wire_slot_is_fixed_offset(const evgen_wire_slot *s)
  * Writes `offsets[n]`; returns the stride. */
 uint32_t evgen_wire_struct_layout(const uint32_t *kinds, uint32_t n, unsigned pointer_size, uint32_t *offsets);
 
+/* The bytes of one value of `kind` at `p`, of which `avail` are readable: a fixed-size kind's size
+ * with `pointer_size`-byte pointers; a utf8z string's up to and including its 0 byte; a utf16z
+ * string's up to and including a 0 unit at an even distance from `p`. 0 if `avail` does not hold
+ * the value whole (an unterminated string, an odd UTF-16 remainder) or `kind` has no such size.
+ * A variable struct's element (docs/format.md) is its members' values back to back, each found so. */
+uint64_t evgen_wire_value_size(const uint8_t *p, uint64_t avail, unsigned kind, unsigned pointer_size);
+
 #ifdef __cplusplus
 }
 #endif

@@ -29,10 +29,18 @@ extern "C" {
 /* Every version flag this format defines; a decoder refuses others (a newer writer's). */
 #define EVGEN_WIRE_VERSION_FLAGS (EVGEN_WIRE_VERSION_LEGACY | EVGEN_WIRE_VERSION_ATTRIBUTES)
 
+/* A struct's stride on the wire for a variable struct: one whose members may be strings, each
+ * element its members' values back to back, packed (docs/format.md). A reader of evgen before
+ * variable structs refuses a stride of 0, so it refuses such a metadata block whole. */
+#define EVGEN_WIRE_STRIDE_VARIABLE 0u
+
 typedef struct evgen_wire_member {
     const char *name;
-    uint32_t kind;      /* a fixed-size scalar kind (decoded: as stored, UINT32_MAX if larger) */
-    uint32_t offset;    /* in the struct's stride */
+    uint32_t kind;      /* a fixed-size scalar kind, or in a variable struct a string kind too
+                           (decoded: as stored, UINT32_MAX if larger) */
+    uint32_t offset;    /* in the struct's stride; in a variable struct, bytes after the end of the
+                           last string member before it (or the element start), by the trace's
+                           pointer size: the payload layout rule (evgen/wire_layout.h) */
     int32_t enum_index; /* -1: none */
 } evgen_wire_member;
 
@@ -104,7 +112,7 @@ uint32_t evgen_wire_meta_get_count(evgen_wire_meta_decoder *d, const char *what)
 const char *evgen_wire_meta_get_provider(evgen_wire_meta_decoder *d);
 void evgen_wire_meta_get_enum_head(evgen_wire_meta_decoder *d, const char **name, uint32_t *n_consts);
 void evgen_wire_meta_get_enum_const(evgen_wire_meta_decoder *d, const char **name, int64_t *value);
-/* Checks stride != 0. */
+/* A stride of 0 is a variable struct (EVGEN_WIRE_STRIDE_VARIABLE). */
 void evgen_wire_meta_get_struct_head(evgen_wire_meta_decoder *d, const char **name, uint32_t *stride,
                                      uint32_t *n_members);
 /* Checks the enum reference against `n_enums`; the caller checks kind and offset (a struct's
