@@ -30,7 +30,8 @@ typedef enum rd_step {
     RD_STEP_FIXED,  /* `size` bytes */
     RD_STEP_UTF8Z,  /* up to and including a 0 byte */
     RD_STEP_UTF16Z, /* up to and including a 0 unit at an even distance from the start */
-    RD_STEP_ARRAY   /* count (the value of field `count_field`) x `elem` bytes */
+    RD_STEP_ARRAY,  /* count (the value of field `count_field`) x `elem` bytes */
+    RD_STEP_VAR_ARRAY /* count elements of the variable struct `vstruct`, walked member by member */
 } rd_step;
 
 typedef struct rd_field {
@@ -39,8 +40,10 @@ typedef struct rd_field {
     uint64_t delta;       /* bytes from that point */
     uint64_t size;        /* RD_STEP_FIXED: bytes */
     uint64_t elem;        /* RD_STEP_ARRAY: element bytes */
-    uint32_t count_field; /* RD_STEP_ARRAY: index of the count field */
-    uint8_t count_kind;   /* RD_STEP_ARRAY: its wire kind (an integer) */
+    uint32_t count_field; /* RD_STEP_ARRAY, RD_STEP_VAR_ARRAY: index of the count field */
+    uint8_t count_kind;   /* RD_STEP_ARRAY, RD_STEP_VAR_ARRAY: its wire kind (an integer) */
+    const evgen_trace_struct *vstruct; /* RD_STEP_VAR_ARRAY: the element struct */
+    uint8_t pointer_size; /* RD_STEP_VAR_ARRAY: the trace's, for pointer members */
     uint8_t step;         /* rd_step */
 } rd_field;
 

@@ -4,6 +4,47 @@
 #include <string.h>
 
 #include "core.h"
+#include "evgen/wire_layout.h" /* evgen_wire_value_size */
+
+uint32_t evgen_struct_element_size(const evgen_trace_struct *st, const uint8_t *p, uint32_t avail,
+                                   unsigned pointer_size)
+{
+    if (!st->variable)
+        return st->stride <= avail ? st->stride : 0;
+    uint32_t at = 0;
+    for (uint32_t j = 0; j < st->n_members; j++) {
+        uint64_t n = evgen_wire_value_size(p + at, avail - at, st->members[j].kind, pointer_size);
+        if (n == 0)
+            return 0;
+        at += (uint32_t)n; /* n <= avail - at */
+    }
+    return at;
+}
+
+int evgen_struct_member(const evgen_trace_struct *st, const uint8_t *element, uint32_t element_size,
+                        unsigned pointer_size, uint32_t member, uint32_t *offset, uint32_t *size)
+{
+    if (member >= st->n_members)
+        return 0;
+    uint32_t at = 0;
+    for (uint32_t j = 0; j <= member; j++) {
+        const evgen_trace_member *m = &st->members[j];
+        if (!st->variable)
+            at = m->offset;
+        if (at > element_size)
+            return 0;
+        uint64_t n = evgen_wire_value_size(element + at, element_size - at, m->kind, pointer_size);
+        if (n == 0)
+            return 0;
+        if (j == member) {
+            *offset = at;
+            *size = (uint32_t)n;
+            return 1;
+        }
+        at += (uint32_t)n;
+    }
+    return 0;
+}
 
 void evgen_rd_variable_ends(const rd_version *v, const uint8_t *payload, uint32_t size, uint32_t *ends, uint32_t n)
 {
@@ -33,7 +74,8 @@ void evgen_rd_variable_ends(const rd_version *v, const uint8_t *payload, uint32_
                         break;
                     }
                 break;
-            case RD_STEP_ARRAY: {
+            case RD_STEP_ARRAY:
+            case RD_STEP_VAR_ARRAY: {
                 /* The count field comes before the array: its start is known. */
                 const rd_field *cp = &v->plan[pl->count_field];
                 uint32_t base = cp->after ? ends[cp->after - 1] : 0;
@@ -43,8 +85,22 @@ void evgen_rd_variable_ends(const rd_version *v, const uint8_t *payload, uint32_
                 uint64_t count = evgen_wire_load(payload + cs, (unsigned)cp->size);
                 if (evgen_wire_kind_is_signed(cp->count_kind) && (count >> (8 * cp->size - 1)) != 0)
                     break; /* negative */
-                if (count <= avail / pl->elem)
-                    end = (uint32_t)(start + count * pl->elem);
+                if (pl->step == RD_STEP_ARRAY) {
+                    if (count <= avail / pl->elem)
+                        end = (uint32_t)(start + count * pl->elem);
+                    break;
+                }
+                /* Every element takes a byte at least (it holds a string): at most `avail` steps. */
+                uint32_t at = 0;
+                uint64_t i = 0;
+                for (; i < count && at <= avail; i++) {
+                    uint32_t e = evgen_struct_element_size(pl->vstruct, s + at, avail - at, pl->pointer_size);
+                    if (e == 0)
+                        break;
+                    at += e;
+                }
+                if (i == count)
+                    end = (uint32_t)start + at;
                 break;
             }
             case RD_STEP_FIXED:

@@ -127,7 +127,7 @@ static void relayout_for_trace_pointers(mcur *c, evgen_trace_struct *s, evgen_tr
     int has_pointer = 0;
     for (uint32_t j = 0; j < s->n_members; j++)
         has_pointer |= evgen_wire_kind_class(mb[j].kind) == EVGEN_WIRE_CLASS_POINTER;
-    if (!c->bound || rd->header.pointer_size == 8 || !has_pointer)
+    if (!c->bound || rd->header.pointer_size == 8 || !has_pointer || s->variable)
         return;
     uint32_t *kinds = alloc(c, s->n_members, 2 * sizeof *kinds), *offsets = kinds + s->n_members;
     if (!kinds)
@@ -146,19 +146,44 @@ static void decode_structs(mcur *c, evgen_trace_manifest *m)
     for (uint32_t i = 0; i < m->n_structs && !c->d.failed; i++) {
         evgen_trace_struct *s = &structs[i];
         evgen_wire_meta_get_struct_head(&c->d, &s->name, &s->stride, &s->n_members);
+        s->variable = s->stride == EVGEN_WIRE_STRIDE_VARIABLE;
         evgen_trace_member *mb = alloc(c, s->n_members, sizeof *mb);
+        /* A variable struct's members: by the payload layout rule, applied to an element. */
+        evgen_wire_layout layout;
+        evgen_wire_layout_init(&layout, c->rd->header.pointer_size);
+        int strings = 0;
         for (uint32_t j = 0; j < s->n_members && !c->d.failed; j++) {
             evgen_wire_member w;
             evgen_wire_meta_get_member(&c->d, m->n_enums, &w);
             uint32_t size = evgen_rd_kind_size(c->rd, w.kind);
-            if (!c->d.failed && (size == 0 || w.offset > s->stride || s->stride - w.offset < size))
+            if (c->d.failed) {
+            } else if (s->variable) {
+                int string = evgen_wire_kind_is_string(w.kind);
+                if (size == 0 && !string) {
+                    evgen_wire_meta_fail(&c->d, "struct %s member %s: kind %u in a variable struct", s->name, w.name,
+                                         w.kind);
+                } else {
+                    evgen_wire_slot slot = evgen_wire_layout_add(&layout, w.kind, 0);
+                    /* A manifest bound to another format was laid out for 8-byte pointers. */
+                    if (c->bound)
+                        w.offset = (uint32_t)slot.delta;
+                    if (w.offset != slot.delta)
+                        evgen_wire_meta_fail(&c->d, "struct %s member %s: offset %u, where the layout rule puts %llu",
+                                             s->name, w.name, w.offset, (unsigned long long)slot.delta);
+                    strings += string;
+                }
+            } else if (size == 0 || w.offset > s->stride || s->stride - w.offset < size) {
                 evgen_wire_meta_fail(&c->d, "struct %s member %s: kind %u at offset %u does not fit a %u-byte element",
                                      s->name, w.name, w.kind, w.offset, s->stride);
+            }
             mb[j].name = w.name;
             mb[j].kind = (uint8_t)w.kind;
             mb[j].offset = w.offset;
             mb[j].enum_index = w.enum_index;
         }
+        /* Each element holds a string (1 byte at least): walking one always moves on. */
+        if (!c->d.failed && s->variable && !strings)
+            evgen_wire_meta_fail(&c->d, "struct %s: a variable struct without a string member", s->name);
         if (!c->d.failed)
             relayout_for_trace_pointers(c, s, mb);
         s->members = mb;
@@ -182,7 +207,13 @@ static void lower(mcur *c, const evgen_trace_manifest *m, evgen_trace_version *v
         pl->after = s.var_before;
         pl->delta = s.delta;
         if (s.size == 0) {
-            if (fd->is_array) {
+            if (fd->is_array && fd->kind == EVGEN_WIRE_STRUCT && m->structs[fd->struct_index].variable) {
+                pl->step = RD_STEP_VAR_ARRAY;
+                pl->vstruct = &m->structs[fd->struct_index];
+                pl->pointer_size = (uint8_t)c->rd->header.pointer_size;
+                pl->count_field = (uint32_t)fd->count_field;
+                pl->count_kind = v->fields[fd->count_field].kind;
+            } else if (fd->is_array) {
                 pl->step = RD_STEP_ARRAY;
                 pl->elem = fd->kind == EVGEN_WIRE_STRUCT ? m->structs[fd->struct_index].stride
                                                          : evgen_rd_kind_size(c->rd, fd->kind);

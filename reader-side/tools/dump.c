@@ -178,8 +178,14 @@ static void put_array(dumper *d, const evgen_trace_field *fd, const evgen_trace_
         jw_begin_array(w);
     else
         putc_(o, '[');
-    for (uint32_t i = 0; i < count; i++) {
-        const uint8_t *e = p + (size_t)i * elem;
+    /* Struct elements one after the other (a variable struct's are walked); scalars by index. */
+    uint32_t at = 0;
+    for (uint32_t i = 0; st ? at < size : i < count; i++) {
+        const uint8_t *e = st ? p + at : p + (size_t)i * elem;
+        uint32_t esize = st ? evgen_struct_element_size(st, e, size - at, d->pointer_size) : elem;
+        if (esize == 0) /* never for an array the plan located whole */
+            break;
+        at += esize;
         if (!d->json && i)
             putc_(o, ',');
         if (!st) {
@@ -202,7 +208,16 @@ static void put_array(dumper *d, const evgen_trace_field *fd, const evgen_trace_
                 puts_(o, mb->name);
                 putc_(o, '=');
             }
-            put_scalar(d, mb->kind, e + mb->offset, mb->enum_index >= 0 ? &m->enums[mb->enum_index] : NULL, NULL);
+            uint32_t mo, ms;
+            evgen_wire_class cls = evgen_wire_kind_class(mb->kind);
+            if (!evgen_struct_member(st, e, esize, d->pointer_size, k, &mo, &ms))
+                puts_(o, d->json ? "null" : "?"); /* never: the element was walked whole */
+            else if (cls == EVGEN_WIRE_CLASS_UTF8)
+                put_utf8(o, e + mo, ms - 1, d->json);
+            else if (cls == EVGEN_WIRE_CLASS_UTF16)
+                put_utf16(o, e + mo, (ms - 2) / 2, d->json);
+            else
+                put_scalar(d, mb->kind, e + mo, mb->enum_index >= 0 ? &m->enums[mb->enum_index] : NULL, NULL);
         }
         if (d->json)
             jw_end(w);

@@ -39,16 +39,19 @@ typedef struct evgen_trace_enum {
 
 typedef struct evgen_trace_member {
     const char *name;
-    uint8_t kind;
+    uint8_t kind;       /* a fixed-size kind; in a variable struct also utf8z or utf16z */
     int32_t enum_index; /* into the manifest's enums, or -1 */
-    uint32_t offset;    /* in an element, as the writer's compiler laid it out */
+    uint32_t offset;    /* in an element, as the writer's compiler laid it out; in a variable
+                           struct, bytes after the end of the last string member before it */
 } evgen_trace_member;
 
 typedef struct evgen_trace_struct {
     const char *name;
-    uint32_t stride;
+    uint32_t stride; /* 0 for a variable struct */
     const evgen_trace_member *members;
     uint32_t n_members;
+    uint8_t variable; /* members back to back, strings among them: each element is walked
+                         (docs/format.md, "variable struct") */
 } evgen_trace_struct;
 
 typedef struct evgen_trace_field {
@@ -261,6 +264,18 @@ const evgen_reader_thread *evgen_reader_threads(const evgen_reader *reader, size
 /* Locates field `index` of `event` (of event->layout): its offset and size in the payload.
  * Returns 1, or 0 if the payload does not hold it whole. */
 int evgen_event_field(const evgen_event *event, uint32_t index, uint32_t *offset, uint32_t *size);
+
+/* The bytes of the element of struct `st` at `p`, of which `avail` are readable, with
+ * `pointer_size`-byte pointers: the stride, or for a variable struct its members' values walked
+ * one by one. 0 if `avail` does not hold the element whole. */
+uint32_t evgen_struct_element_size(const evgen_trace_struct *st, const uint8_t *p, uint32_t avail,
+                                   unsigned pointer_size);
+
+/* Member `member` of the element of `st` at `element` (`element_size` bytes, as
+ * evgen_struct_element_size found them): 1 with its offset in the element and its size, or 0.
+ * A variable struct's members are walked from the first. */
+int evgen_struct_member(const evgen_trace_struct *st, const uint8_t *element, uint32_t element_size,
+                        unsigned pointer_size, uint32_t member, uint32_t *offset, uint32_t *size);
 
 /* Recomputes event->n_variable and event->variable_end from event->layout, payload, size and
  * pointer_size (the reader does it for every event it returns; this is for an event whose payload

@@ -174,6 +174,20 @@ static inline evgen_utf16_view evgen_access_utf16(const evgen_event *ev, const e
 }
 
 /* Arrays: the element size comes from the trace (a struct's stride as the writer laid it out). */
+static inline const evgen_trace_struct *evgen_access_struct_of(const evgen_event *ev, const evgen_access_layout *l,
+                                                               uint32_t field)
+{
+    const evgen_access_slot *s = evgen_access_slot_of(ev, l, field);
+    if (!s || s->index >= ev->layout->n_fields)
+        return NULL;
+    const evgen_trace_field *f = &ev->layout->fields[s->index];
+    const evgen_trace_manifest *m = ev->info->manifest;
+    return f->kind == EVGEN_WIRE_STRUCT && f->struct_index >= 0 && (uint32_t)f->struct_index < m->n_structs
+               ? &m->structs[f->struct_index]
+               : NULL;
+}
+
+/* Bytes of one element: a scalar's size or a struct's stride; 0 for a variable struct (walked). */
 static inline uint32_t evgen_access_element_size(const evgen_event *ev, const evgen_access_layout *l, uint32_t field)
 {
     const evgen_access_slot *s = evgen_access_slot_of(ev, l, field);
@@ -181,48 +195,81 @@ static inline uint32_t evgen_access_element_size(const evgen_event *ev, const ev
         return 0;
     const evgen_trace_field *f = &ev->layout->fields[s->index];
     if (f->kind == EVGEN_WIRE_STRUCT) {
-        const evgen_trace_manifest *m = ev->info->manifest;
-        return f->struct_index >= 0 && (uint32_t)f->struct_index < m->n_structs ? m->structs[f->struct_index].stride
-                                                                                 : 0;
+        const evgen_trace_struct *st = evgen_access_struct_of(ev, l, field);
+        return st ? st->stride : 0;
     }
     return evgen_wire_kind_size(f->kind, ev->pointer_size);
+}
+
+/* Element `i` of an array: its bytes and their number, or NULL past the end. The elements of a
+ * variable struct are walked from the first, so reading them all in order costs O(n^2): a loop
+ * over a large one should walk them itself with evgen_struct_element_size. */
+static inline const uint8_t *evgen_access_element_sized(const evgen_event *ev, const evgen_access_layout *l,
+                                                        uint32_t field, uint32_t i, uint32_t *element_size)
+{
+    uint32_t o, n, e = evgen_access_element_size(ev, l, field);
+    if (!evgen_access_locate(ev, l, field, &o, &n))
+        return NULL;
+    if (e) {
+        if (i >= n / e)
+            return NULL;
+        *element_size = e;
+        return ev->payload + o + (size_t)i * e;
+    }
+    const evgen_trace_struct *st = evgen_access_struct_of(ev, l, field);
+    if (!st || !st->variable)
+        return NULL;
+    for (uint32_t k = 0, at = 0; at < n; k++) {
+        uint32_t size = evgen_struct_element_size(st, ev->payload + o + at, n - at, ev->pointer_size);
+        if (size == 0)
+            return NULL;
+        if (k == i) {
+            *element_size = size;
+            return ev->payload + o + at;
+        }
+        at += size;
+    }
+    return NULL;
+}
+
+static inline const uint8_t *evgen_access_element(const evgen_event *ev, const evgen_access_layout *l, uint32_t field,
+                                                  uint32_t i)
+{
+    uint32_t size;
+    return evgen_access_element_sized(ev, l, field, i, &size);
 }
 
 /* The number of whole elements the payload holds. */
 static inline uint32_t evgen_access_count(const evgen_event *ev, const evgen_access_layout *l, uint32_t field)
 {
     uint32_t o, n, e = evgen_access_element_size(ev, l, field);
-    return e && evgen_access_locate(ev, l, field, &o, &n) ? n / e : 0;
+    if (!evgen_access_locate(ev, l, field, &o, &n))
+        return 0;
+    if (e)
+        return n / e;
+    const evgen_trace_struct *st = evgen_access_struct_of(ev, l, field);
+    uint32_t count = 0;
+    for (uint32_t at = 0; st && st->variable && at < n; count++) {
+        uint32_t size = evgen_struct_element_size(st, ev->payload + o + at, n - at, ev->pointer_size);
+        if (size == 0)
+            break;
+        at += size;
+    }
+    return count;
 }
 
-/* Element `i` of an array: its bytes, or NULL past the end. */
-static inline const uint8_t *evgen_access_element(const evgen_event *ev, const evgen_access_layout *l, uint32_t field,
-                                                  uint32_t i)
-{
-    uint32_t o, n, e = evgen_access_element_size(ev, l, field);
-    if (!e || !evgen_access_locate(ev, l, field, &o, &n) || i >= n / e)
-        return NULL;
-    return ev->payload + o + (size_t)i * e;
-}
-
-/* Member `member` of element `i` of a struct array, located with the trace's struct layout. */
+/* Member `member` of element `i` of a struct array, located with the trace's struct layout (a
+ * variable struct's members walked). */
 static inline const uint8_t *evgen_access_member(const evgen_event *ev, const evgen_access_layout *l, uint32_t field,
                                                  uint32_t i, uint32_t member, uint32_t *size)
 {
-    const uint8_t *element = evgen_access_element(ev, l, field, i);
-    const evgen_access_slot *s = evgen_access_slot_of(ev, l, field);
-    if (!element || !s)
+    uint32_t esize = 0, mo, ms;
+    const uint8_t *element = evgen_access_element_sized(ev, l, field, i, &esize);
+    const evgen_trace_struct *st = evgen_access_struct_of(ev, l, field);
+    if (!element || !st || !evgen_struct_member(st, element, esize, ev->pointer_size, member, &mo, &ms))
         return NULL;
-    const evgen_trace_field *f = &ev->layout->fields[s->index];
-    const evgen_trace_struct *st = &ev->info->manifest->structs[f->struct_index];
-    if (member >= st->n_members)
-        return NULL;
-    const evgen_trace_member *m = &st->members[member];
-    uint32_t n = evgen_wire_kind_size(m->kind, ev->pointer_size);
-    if (!n || m->offset > st->stride || n > st->stride - m->offset)
-        return NULL;
-    *size = n;
-    return element + m->offset;
+    *size = ms;
+    return element + mo;
 }
 
 static inline uint64_t evgen_access_member_uint(const evgen_event *ev, const evgen_access_layout *l, uint32_t field,
@@ -269,6 +316,27 @@ static inline evgen_guid evgen_element_guid(const uint8_t *p, uint32_t n)
     if (p && n == 16)
         memcpy(&g, p, 16);
     return g;
+}
+
+/* String members of a variable struct: `n` bytes, the terminator included. */
+static inline evgen_utf8_view evgen_element_utf8(const uint8_t *p, uint32_t n)
+{
+    evgen_utf8_view v = {"", 0};
+    if (p && n >= 1) {
+        v.data = (const char *)p;
+        v.length = n - 1;
+    }
+    return v;
+}
+
+static inline evgen_utf16_view evgen_element_utf16(const uint8_t *p, uint32_t n)
+{
+    evgen_utf16_view v = {(const uint8_t *)"", 0};
+    if (p && n >= 2) {
+        v.data = p;
+        v.units = n / 2 - 1;
+    }
+    return v;
 }
 
 /* The accessors of one field, one generated line each:
