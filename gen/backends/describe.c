@@ -14,7 +14,9 @@ static const char *slot_base_name(const evgen_model_version *ver, const evgen_mo
 static void text_type(evgen_strbuf *sb, const evgen_model *model, const evgen_model_field *f)
 {
     if (f->is_array) {
-        if (f->type.kind == EVGEN_WIRE_STRUCT)
+        if (f->type.kind == EVGEN_WIRE_STRUCT && model->structs[f->type.struct_index].variable)
+            evgen_sb_printf(sb, "%s[%s] (variable elements)", f->type.c_spelling, f->count_name);
+        else if (f->type.kind == EVGEN_WIRE_STRUCT)
             evgen_sb_printf(sb, "%s[%s] (stride %u)", f->type.c_spelling, f->count_name,
                             model->structs[f->type.struct_index].size);
         else
@@ -89,14 +91,22 @@ static void json_struct(evgen_strbuf *sb, const evgen_model *model, const evgen_
 {
     evgen_sb_puts(sb, "{\"name\":");
     evgen_sb_json_string(sb, st->name);
-    evgen_sb_printf(sb, ",\"size\":%u,\"align\":%u,\"pointer_dependent\":%s,\"members\":[", st->size, st->align,
+    if (st->variable) /* no stride: each element its members back to back */
+        evgen_sb_puts(sb, ",\"size\":null,\"variable\":true");
+    else
+        evgen_sb_printf(sb, ",\"size\":%u", st->size);
+    evgen_sb_printf(sb, ",\"align\":%u,\"pointer_dependent\":%s,\"members\":[", st->align,
                     st->pointer_dependent ? "true" : "false");
     for (size_t i = 0; i < st->n_members; i++) {
         const evgen_model_struct_member *m = &st->members[i];
         evgen_sb_puts(sb, i ? ",{\"name\":" : "{\"name\":");
         evgen_sb_json_string(sb, m->name);
-        evgen_sb_printf(sb, ",\"type\":\"%s\",\"size\":%u,\"offset\":%u", evgen_kind_name(m->kind), m->size,
-                        m->offset);
+        evgen_sb_printf(sb, ",\"type\":\"%s\"", evgen_kind_name(m->kind));
+        if (m->size)
+            evgen_sb_printf(sb, ",\"size\":%u", m->size);
+        else
+            evgen_sb_puts(sb, ",\"size\":null");
+        evgen_sb_printf(sb, ",\"offset\":%u", m->offset);
         if (m->enum_index >= 0) {
             evgen_sb_puts(sb, ",\"enum\":");
             evgen_sb_json_string(sb, model->enums[m->enum_index].name);
@@ -141,7 +151,10 @@ static void json_slot(evgen_strbuf *sb, const evgen_model *model, const evgen_mo
             const evgen_model_struct *st = &model->structs[f->type.struct_index];
             evgen_sb_puts(sb, ",\"struct\":");
             evgen_sb_json_string(sb, st->name);
-            evgen_sb_printf(sb, ",\"element_size\":%u", st->size);
+            if (st->variable)
+                evgen_sb_puts(sb, ",\"element_size\":null");
+            else
+                evgen_sb_printf(sb, ",\"element_size\":%u", st->size);
         } else {
             evgen_sb_printf(sb, ",\"element_size\":%u", evgen_kind_size(f->type.kind));
         }

@@ -246,10 +246,12 @@ bool evgen_fe_resolve_type(evgen_frontend_state *st, CXType t, evgen_type_use us
         }
         break;
     }
-    if (ok && use != EVGEN_USE_FIELD && (out->kind == EVGEN_WIRE_UTF8Z || out->kind == EVGEN_WIRE_UTF16Z)) {
-        evgen_error(st->diags, loc, EVGEN_D_BAD_TYPE, "string type '%s' is not allowed %s", spelled,
-                    use == EVGEN_USE_ARRAY_ELEMENT ? "as an array element" : "inside a struct");
-        evgen_note(st->diags, NULL, "strings are variable-length; only plain fields can hold them");
+    /* A struct member may be a string (the struct is then variable: docs/format.md); an array
+     * element may not, for nothing would say where one string ends and the next begins. */
+    if (ok && use == EVGEN_USE_ARRAY_ELEMENT && (out->kind == EVGEN_WIRE_UTF8Z || out->kind == EVGEN_WIRE_UTF16Z)) {
+        evgen_error(st->diags, loc, EVGEN_D_BAD_TYPE, "string type '%s' is not allowed as an array element", spelled);
+        evgen_note(st->diags, NULL,
+                   "strings are variable-length; a plain field or a member of an element struct can hold them");
         ok = false;
     }
 done:
@@ -298,11 +300,46 @@ static enum CXVisitorResult collect_member(CXCursor c, CXClientData data)
     m->offset = (unsigned)(clang_Cursor_getOffsetOfField(c) / 8);
     m->size = (unsigned)clang_Type_getSizeOf(clang_getCursorType(c));
     m->loc = loc;
+    if (type.kind == EVGEN_WIRE_UTF8Z || type.kind == EVGEN_WIRE_UTF16Z)
+        w->s->variable = true;
     if (type.kind == EVGEN_WIRE_PTR)
         w->s->pointer_dependent = true;
-    free(type.c_spelling);
+    m->c_spelling = type.c_spelling;
     clang_disposeString(name);
     return CXVisit_Continue;
+}
+
+/* A variable struct is written member by member, packed (docs/format.md): its C layout must be
+ * that too, so that what the caller's compiler lays out and what the wire holds cannot be
+ * mistaken for each other (a reader of the C struct, a memcpy of it). */
+static bool check_unpadded(evgen_frontend_state *st, const evgen_model_struct *s, const evgen_model_loc *use_loc)
+{
+    unsigned at = 0;
+    for (size_t i = 0; i < s->n_members; i++) {
+        const evgen_model_struct_member *m = &s->members[i];
+        if (m->offset != at) {
+            evgen_error(st->diags, &m->loc, EVGEN_D_BAD_TYPE,
+                        "struct '%s' has %u bytes of padding before member '%s', and a string member", s->name,
+                        m->offset - at, m->name);
+            evgen_note(st->diags, NULL,
+                       "a struct with a string member is packed: declare it between #pragma pack(push, 1) and "
+                       "#pragma pack(pop)");
+            evgen_note(st->diags, use_loc, "struct '%s' is used as an array element here", s->name);
+            return false;
+        }
+        at += m->size;
+    }
+    if (s->size != at) {
+        evgen_error(st->diags, &s->loc, EVGEN_D_BAD_TYPE,
+                    "struct '%s' has %u bytes of padding after its last member, and a string member", s->name,
+                    s->size - at);
+        evgen_note(st->diags, NULL,
+                   "a struct with a string member is packed: declare it between #pragma pack(push, 1) and "
+                   "#pragma pack(pop)");
+        evgen_note(st->diags, use_loc, "struct '%s' is used as an array element here", s->name);
+        return false;
+    }
+    return true;
 }
 
 static int register_struct(evgen_frontend_state *st, CXType record, const char *name, const char *c_type,
@@ -329,9 +366,13 @@ static int register_struct(evgen_frontend_state *st, CXType record, const char *
         evgen_error(st->diags, &tmp.loc, EVGEN_D_BAD_TYPE, "struct '%s' has no members", tmp.name);
         w.ok = false;
     }
+    if (w.ok && tmp.variable)
+        w.ok = check_unpadded(st, &tmp, use_loc);
     if (!w.ok) {
-        for (size_t i = 0; i < tmp.n_members; i++)
+        for (size_t i = 0; i < tmp.n_members; i++) {
             free(tmp.members[i].name);
+            free(tmp.members[i].c_spelling);
+        }
         free(tmp.members);
         free(tmp.name);
         free(tmp.c_type);

@@ -32,7 +32,8 @@ static int parse_struct(evgen_model *model, const char *sig, size_t len)
         return -1;
     evgen_model_struct st;
     memset(&st, 0, sizeof st);
-    st.size = (unsigned)strtoul(close + 2, NULL, 10);
+    st.variable = strncmp(close + 2, "var", 3) == 0;
+    st.size = st.variable ? 0 : (unsigned)strtoul(close + 2, NULL, 10);
     st.align = 1;
     const char *p = open + 1;
     while (p < close) {
@@ -48,8 +49,10 @@ static int parse_struct(evgen_model *model, const char *sig, size_t len)
         char *name = evgen_xstrndup(p, (size_t)(colon - p));
         if (!evgen_valid_name(name)) { /* a member name is part of generated names */
             free(name);
-            for (size_t i = 0; i < st.n_members; i++)
+            for (size_t i = 0; i < st.n_members; i++) {
                 free(st.members[i].name);
+                free(st.members[i].c_spelling);
+            }
             free(st.members);
             return -1;
         }
@@ -57,8 +60,9 @@ static int parse_struct(evgen_model *model, const char *sig, size_t len)
         m->name = name;
         m->kind = (evgen_wire_kind)kind;
         m->offset = (unsigned)strtoul(at + 1, NULL, 10);
-        m->size = evgen_kind_size(m->kind);
+        m->size = evgen_kind_size(m->kind); /* 0 for a string (variable structs only) */
         m->enum_index = -1;
+        m->c_spelling = evgen_xstrdup(c_type_of(m->kind));
         if (m->kind == EVGEN_WIRE_PTR)
             st.pointer_dependent = true;
         p = end + 1;

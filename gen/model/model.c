@@ -74,8 +74,10 @@ void evgen_model_free(evgen_model *model)
     free(model->enums);
     for (size_t i = 0; i < model->n_structs; i++) {
         evgen_model_struct *st = &model->structs[i];
-        for (size_t j = 0; j < st->n_members; j++)
+        for (size_t j = 0; j < st->n_members; j++) {
             free(st->members[j].name);
+            free(st->members[j].c_spelling);
+        }
         free(st->members);
         free(st->name);
         free(st->c_type);
@@ -157,7 +159,10 @@ char *evgen_model_field_signature(const evgen_model *model, const evgen_model_fi
             const evgen_model_struct_member *m = &st->members[i];
             evgen_sb_printf(&sb, "%s%s:%s@%u", i ? "," : "", m->name, evgen_kind_name(m->kind), m->offset);
         }
-        evgen_sb_printf(&sb, "}/%u", st->size);
+        if (st->variable) /* no stride: members back to back, offsets after the last string */
+            evgen_sb_puts(&sb, "}/var");
+        else
+            evgen_sb_printf(&sb, "}/%u", st->size);
     } else {
         append_scalar_signature(&sb, field->type.kind);
     }

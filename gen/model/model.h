@@ -40,22 +40,26 @@ typedef struct evgen_model_enum {
     size_t n_consts;
 } evgen_model_enum;
 
-/* A struct used as an array element, laid out as the C compiler lays it out for the target. */
+/* A struct used as an array element, laid out as the C compiler lays it out for the target; a
+ * variable struct (one with a string member) is packed and written member by member. */
 typedef struct evgen_model_struct_member {
     char *name;
-    evgen_wire_kind kind; /* a fixed-size scalar kind */
-    unsigned offset;
+    evgen_wire_kind kind; /* a fixed-size scalar kind, or in a variable struct a string kind too */
+    unsigned offset;      /* in the C struct; in a variable struct, lowered to the wire's: bytes after the
+                             last string member before it (the payload layout rule, 8-byte pointers) */
     unsigned size;
     int enum_index; /* -1 if not an enum */
+    char *c_spelling; /* the member's type as the manifest spells it: "uint64_t", "evgen_utf16z" */
     evgen_model_loc loc;
 } evgen_model_struct_member;
 
 typedef struct evgen_model_struct {
     char *name;   /* typedef or tag name, for people and metadata */
     char *c_type; /* how C code names it: "FitBucket", or "struct Timing" without a typedef */
-    unsigned size; /* stride, padding included */
+    unsigned size; /* stride, padding included; a variable struct's is 0 once lowered (no stride) */
     unsigned align;
     bool pointer_dependent; /* holds an evgen_ptr: size assumes the target's pointers */
+    bool variable;          /* has a string member: elements are members back to back (docs/format.md) */
     evgen_model_struct_member *members;
     size_t n_members;
     evgen_model_loc loc;

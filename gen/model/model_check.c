@@ -540,9 +540,30 @@ static void check_generated_names(const evgen_model *model, evgen_diags *diags)
     free(names);
 }
 
+/* A variable struct on the wire: no stride, each member's offset the payload layout rule's
+ * applied to one element (docs/format.md), with the model's 8-byte pointers; a string's size
+ * is its own. The front end has checked that the C struct is packed. */
+static void lower_structs(evgen_model *model)
+{
+    for (size_t i = 0; i < model->n_structs; i++) {
+        evgen_model_struct *st = &model->structs[i];
+        if (!st->variable)
+            continue;
+        evgen_wire_layout layout;
+        evgen_wire_layout_init(&layout, EVGEN_MODEL_POINTER_SIZE);
+        for (size_t k = 0; k < st->n_members; k++) {
+            evgen_wire_slot w = evgen_wire_layout_add(&layout, st->members[k].kind, 0);
+            st->members[k].offset = (unsigned)w.delta;
+            st->members[k].size = (unsigned)w.size;
+        }
+        st->size = 0;
+    }
+}
+
 int evgen_model_check(evgen_model *model, evgen_diags *diags)
 {
     size_t errors_before = diags->n_errors;
+    lower_structs(model);
     check_providers(model, diags);
     check_event_identity(model, diags);
     for (size_t i = 0; i < model->n_events; i++) {

@@ -1,7 +1,8 @@
-/* Checks that a string member of an array element struct is refused. */
+/* Checks that a struct with a string member is refused when C pads it inside (it must be packed). */
 #include <evgen/manifest.h>
 
 typedef struct NamedValue {
+    uint32_t Id;
     evgen_utf8z Name;
     uint64_t Value;
 } NamedValue;
