@@ -27,6 +27,11 @@ uint64_t evgen_golden_value(const char *event, unsigned version, const char *fie
     return mix(hash_string(event) ^ mix(version + 1) ^ (hash_string(field) * 31));
 }
 
+uint64_t evgen_golden_member_value(uint64_t array_value, uint32_t element, uint32_t member)
+{
+    return mix(array_value ^ mix(((uint64_t)element << 32 | member) + 1));
+}
+
 uint32_t evgen_golden_count(const char *event, unsigned version, const char *count_field)
 {
     return (uint32_t)(evgen_golden_value(event, version, count_field) % 4);

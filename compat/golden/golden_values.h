@@ -18,6 +18,9 @@ char evgen_golden_utf8_char(uint64_t value, size_t i);
 uint16_t evgen_golden_utf16_unit(uint64_t value, size_t i);
 /* Byte i of an array's elements, or of a GUID (i + 3). */
 uint8_t evgen_golden_byte(uint64_t value, size_t i);
+/* Member `member` of element `element` of an array of a variable struct whose own golden value is
+ * `array_value`: every member a scalar value of its own, a string's too (docs/format.md). */
+uint64_t evgen_golden_member_value(uint64_t array_value, uint32_t element, uint32_t member);
 /* A float field: (value % 1000000) / 4, exact in float and double. */
 double evgen_golden_real(uint64_t value);
 

@@ -17,6 +17,13 @@ const evgen_char16_units *evgen_test_utf16(const char *event, unsigned version, 
 const void *evgen_test_array(const char *event, unsigned version, const char *field, uint32_t count,
                              size_t element_size);
 void evgen_test_guid(evgen_guid *guid, const char *event, unsigned version, const char *field);
+uint64_t evgen_test_member(const char *event, unsigned version, const char *field, uint32_t element, size_t member);
+const char *evgen_test_member_utf8(const char *event, unsigned version, const char *field, uint32_t element,
+                                   size_t member);
+const evgen_char16_units *evgen_test_member_utf16(const char *event, unsigned version, const char *field,
+                                                  uint32_t element, size_t member);
+void evgen_test_member_guid(evgen_guid *guid, const char *event, unsigned version, const char *field,
+                            uint32_t element, size_t member);
 
 uint64_t evgen_test_value(const char *event, unsigned version, const char *field)
 {
@@ -50,9 +57,8 @@ static void *ring_buffer(size_t size)
     return ring[i];
 }
 
-const char *evgen_test_utf8(const char *event, unsigned version, const char *field)
+static const char *utf8_of(uint64_t v)
 {
-    uint64_t v = evgen_test_value(event, version, field);
     size_t n = string_length(v);
     char *s = ring_buffer(n + 1);
     for (size_t i = 0; i < n; i++)
@@ -60,14 +66,40 @@ const char *evgen_test_utf8(const char *event, unsigned version, const char *fie
     return s;
 }
 
-const evgen_char16_units *evgen_test_utf16(const char *event, unsigned version, const char *field)
+static const evgen_char16_units *utf16_of(uint64_t v)
 {
-    uint64_t v = evgen_test_value(event, version, field);
     size_t n = string_length(v);
     evgen_char16_units *s = ring_buffer(2 * (n + 1));
     for (size_t i = 0; i < n; i++)
         s[i] = string_unit(v, i);
     return s;
+}
+
+const char *evgen_test_utf8(const char *event, unsigned version, const char *field)
+{
+    return utf8_of(evgen_test_value(event, version, field));
+}
+
+const evgen_char16_units *evgen_test_utf16(const char *event, unsigned version, const char *field)
+{
+    return utf16_of(evgen_test_value(event, version, field));
+}
+
+uint64_t evgen_test_member(const char *event, unsigned version, const char *field, uint32_t element, size_t member)
+{
+    return evgen_golden_member_value(evgen_test_value(event, version, field), element, (uint32_t)member);
+}
+
+const char *evgen_test_member_utf8(const char *event, unsigned version, const char *field, uint32_t element,
+                                   size_t member)
+{
+    return utf8_of(evgen_test_member(event, version, field, element, member));
+}
+
+const evgen_char16_units *evgen_test_member_utf16(const char *event, unsigned version, const char *field,
+                                                  uint32_t element, size_t member)
+{
+    return utf16_of(evgen_test_member(event, version, field, element, member));
 }
 
 static uint8_t array_byte(uint64_t v, size_t i)
@@ -86,13 +118,23 @@ const void *evgen_test_array(const char *event, unsigned version, const char *fi
     return a;
 }
 
-void evgen_test_guid(evgen_guid *guid, const char *event, unsigned version, const char *field)
+static void guid_of(evgen_guid *guid, uint64_t v)
 {
-    uint64_t v = evgen_test_value(event, version, field);
     uint8_t bytes[16];
     for (size_t i = 0; i < 16; i++)
         bytes[i] = array_byte(v, i + 3);
     memcpy(guid, bytes, 16);
+}
+
+void evgen_test_guid(evgen_guid *guid, const char *event, unsigned version, const char *field)
+{
+    guid_of(guid, evgen_test_value(event, version, field));
+}
+
+void evgen_test_member_guid(evgen_guid *guid, const char *event, unsigned version, const char *field,
+                            uint32_t element, size_t member)
+{
+    guid_of(guid, evgen_test_member(event, version, field, element, member));
 }
 
 

@@ -80,6 +80,8 @@ static evgen_tvalue *test_value_expr(const evgen_model *model, const evgen_model
     evgen_tvalue *v = NULL;
     if (is_count) {
         v = evgen_tv_stringf("(%s)evgen_count_%s", param_c_type(f->type.kind), f->name);
+    } else if (f->is_array && f->type.kind == EVGEN_WIRE_STRUCT && model->structs[f->type.struct_index].variable) {
+        v = evgen_tv_stringf("evgen_elements_%s", f->name);
     } else if (f->is_array) {
         char *elem = element_size_expr(model, f);
         char *type = element_param_type(model, f);
@@ -107,6 +109,43 @@ static evgen_tvalue *test_value_expr(const evgen_model *model, const evgen_model
     return v;
 }
 
+/* The test harness's elements of a variable struct array: one assignment per member of element
+ * evgen_i of evgen_elements_<Field>, from functions the test supplies. */
+static evgen_tvalue *test_members(const evgen_model_event *e, const evgen_model_version *ver,
+                                  const evgen_model_field *f, const evgen_model_struct *st)
+{
+    evgen_tvalue *list = evgen_tv_list();
+    for (size_t k = 0; k < st->n_members; k++) {
+        const evgen_model_struct_member *mb = &st->members[k];
+        char *args = evgen_xasprintf("\"%s\", %u, \"%s\", evgen_i, %zu", e->name, ver->version, f->name, k);
+        char *lhs = evgen_xasprintf("evgen_elements_%s[evgen_i].%s", f->name, mb->name);
+        const char *c = mb->c_spelling;
+        evgen_tvalue *v = NULL;
+        switch (evgen_wire_kind_class(mb->kind)) {
+        case EVGEN_WIRE_CLASS_FLOAT:
+            v = evgen_tv_stringf("%s = (%s)(evgen_test_member(%s) %% 1000000) / 4.0%s", lhs, c, args,
+                                 evgen_kind_size(mb->kind) == 4 ? "f" : "");
+            break;
+        case EVGEN_WIRE_CLASS_BOOL: v = evgen_tv_stringf("%s = (%s)(evgen_test_member(%s) & 1)", lhs, c, args); break;
+        case EVGEN_WIRE_CLASS_GUID: v = evgen_tv_stringf("evgen_test_member_guid(&%s, %s)", lhs, args); break;
+        case EVGEN_WIRE_CLASS_POINTER:
+            v = evgen_tv_stringf("%s = (%s)(uintptr_t)evgen_test_member(%s)", lhs, c, args);
+            break;
+        case EVGEN_WIRE_CLASS_UTF8: v = evgen_tv_stringf("%s = evgen_test_member_utf8(%s)", lhs, args); break;
+        case EVGEN_WIRE_CLASS_UTF16:
+            v = evgen_tv_stringf("%s = (%s)evgen_test_member_utf16(%s)", lhs, c, args);
+            break;
+        case EVGEN_WIRE_CLASS_UNSIGNED:
+        case EVGEN_WIRE_CLASS_SIGNED:
+        case EVGEN_WIRE_CLASS_STRUCT: v = evgen_tv_stringf("%s = (%s)evgen_test_member(%s)", lhs, c, args); break;
+        }
+        evgen_tv_list_add(list, v);
+        free(lhs);
+        free(args);
+    }
+    return list;
+}
+
 static evgen_tvalue *field_context(const evgen_model *model, const evgen_model_event *e, const evgen_model_version *ver,
                                    size_t index)
 {
@@ -131,12 +170,24 @@ static evgen_tvalue *field_context(const evgen_model *model, const evgen_model_e
     else
         set(m, "offset_comment", evgen_tv_stringf("%s+%u", ver->slots[slot->after].field->name, slot->offset));
     int count_index = -1;
+    const evgen_model_struct *vstruct = f->is_array && f->type.kind == EVGEN_WIRE_STRUCT &&
+                                                model->structs[f->type.struct_index].variable
+                                            ? &model->structs[f->type.struct_index]
+                                            : NULL;
+    set(m, "is_var_array", evgen_tv_bool(vstruct != NULL));
     if (f->is_array) {
         count_index = evgen_model_version_find_slot(ver, f->count_name);
-        char *elem = element_size_expr(model, f);
         set(m, "count_name", str(f->count_name));
-        set(m, "element_size", str(elem));
-        free(elem);
+        if (vstruct) { /* elements sized and stored one by one (a negative count stores none) */
+            set(m, "element_struct", evgen_tv_stringf("%d", f->type.struct_index));
+            set(m, "struct_c_type", str(vstruct->c_type));
+            set(m, "count_expr", evgen_tv_stringf("(%s > 0 ? (size_t)%s : 0)", f->count_name, f->count_name));
+            set(m, "test_members", test_members(e, ver, f, vstruct));
+        } else {
+            char *elem = element_size_expr(model, f);
+            set(m, "element_size", str(elem));
+            free(elem);
+        }
     }
     set(m, "count_index", evgen_tv_stringf("%d", count_index));
     /* The parameter as declared: "const char *Name", "uint64_t Size". */
@@ -270,6 +321,42 @@ static evgen_tvalue *enum_context(const evgen_model_enum *en, size_t index)
     return m;
 }
 
+/* A variable struct's element, member by member (evgen_e points to it): the expression of one
+ * member's wire size, and the store of it at evgen_p. NULL strings are empty, as for fields. */
+static char *member_size_expr(const evgen_model_struct_member *mb)
+{
+    switch (evgen_wire_kind_class(mb->kind)) {
+    case EVGEN_WIRE_CLASS_UTF8: return evgen_xasprintf("evgen_utf8z_size(evgen_e->%s)", mb->name);
+    case EVGEN_WIRE_CLASS_UTF16: return evgen_xasprintf("evgen_utf16z_size(evgen_e->%s)", mb->name);
+    case EVGEN_WIRE_CLASS_POINTER: return evgen_xstrdup("sizeof(void *)");
+    case EVGEN_WIRE_CLASS_UNSIGNED:
+    case EVGEN_WIRE_CLASS_SIGNED:
+    case EVGEN_WIRE_CLASS_FLOAT:
+    case EVGEN_WIRE_CLASS_BOOL:
+    case EVGEN_WIRE_CLASS_GUID:
+    case EVGEN_WIRE_CLASS_STRUCT: break;
+    }
+    return evgen_xasprintf("%u", evgen_kind_size(mb->kind));
+}
+
+static char *member_put_expr(const evgen_model_struct_member *mb)
+{
+    const char *n = mb->name;
+    switch (evgen_wire_kind_class(mb->kind)) {
+    case EVGEN_WIRE_CLASS_UTF8: return evgen_xasprintf("evgen_put_utf8z(evgen_p, evgen_e->%s)", n);
+    case EVGEN_WIRE_CLASS_UTF16:
+        return evgen_xasprintf("evgen_put_utf16z(evgen_p, evgen_e->%s, evgen_utf16z_size(evgen_e->%s))", n, n);
+    case EVGEN_WIRE_CLASS_POINTER: return evgen_xasprintf("evgen_put_ptr(evgen_p, (const void *)evgen_e->%s)", n);
+    case EVGEN_WIRE_CLASS_GUID: return evgen_xasprintf("evgen_put_guid(evgen_p, &evgen_e->%s)", n);
+    case EVGEN_WIRE_CLASS_UNSIGNED:
+    case EVGEN_WIRE_CLASS_SIGNED:
+    case EVGEN_WIRE_CLASS_FLOAT:
+    case EVGEN_WIRE_CLASS_BOOL:
+    case EVGEN_WIRE_CLASS_STRUCT: break;
+    }
+    return evgen_xasprintf("evgen_put_%s(evgen_p, evgen_e->%s)", put_suffix(mb->kind), n);
+}
+
 static evgen_tvalue *struct_context(const evgen_model_struct *st, size_t index)
 {
     evgen_tvalue *m = evgen_tv_map();
@@ -277,12 +364,23 @@ static evgen_tvalue *struct_context(const evgen_model_struct *st, size_t index)
     set(m, "c_type", str(st->c_type));
     set(m, "index", evgen_tv_stringf("%zu", index));
     set(m, "n_members", evgen_tv_stringf("%zu", st->n_members));
+    set(m, "variable", evgen_tv_bool(st->variable));
+    /* A variable struct has no stride; the runtime lays its members out for its own pointers. */
+    set(m, "stride", st->variable ? str("0 /* variable */") : evgen_tv_stringf("sizeof(%s)", st->c_type));
     evgen_tvalue *members = evgen_tv_list();
     for (size_t i = 0; i < st->n_members; i++) {
+        const evgen_model_struct_member *mb = &st->members[i];
         evgen_tvalue *mm = evgen_tv_map();
-        set(mm, "name", str(st->members[i].name));
-        set(mm, "kind", str(wire_kind_enum(st->members[i].kind)));
-        set(mm, "enum_index", evgen_tv_stringf("%d", st->members[i].enum_index));
+        set(mm, "name", str(mb->name));
+        set(mm, "kind", str(wire_kind_enum(mb->kind)));
+        set(mm, "enum_index", evgen_tv_stringf("%d", mb->enum_index));
+        set(mm, "offset", st->variable ? evgen_tv_stringf("%u", mb->offset)
+                                       : evgen_tv_stringf("offsetof(%s, %s)", st->c_type, mb->name));
+        char *size = member_size_expr(mb), *put = member_put_expr(mb);
+        set(mm, "size_expr", str(size));
+        set(mm, "put", str(put));
+        free(size);
+        free(put);
         evgen_tv_list_add(members, mm);
     }
     set(m, "members", members);

@@ -98,6 +98,10 @@ static evgen_tvalue *field_accessors(const evgen_model *model, const evgen_model
             evgen_tv_map_set(mm, "type", evgen_tv_string(mtype));
             evgen_tv_map_set(mm, "element_getter", evgen_tv_string(melement));
             evgen_tv_map_set(mm, "is_guid", evgen_tv_bool(st->members[i].kind == EVGEN_WIRE_GUID));
+            /* A variable struct's string member: a view, digested by the read-all harness. */
+            bool utf16 = st->members[i].kind == EVGEN_WIRE_UTF16Z;
+            evgen_tv_map_set(mm, "is_string", evgen_tv_bool(utf16 || st->members[i].kind == EVGEN_WIRE_UTF8Z));
+            evgen_tv_map_set(mm, "string_bytes", evgen_tv_string(utf16 ? "2 * (size_t)s.units" : "s.length"));
             evgen_tv_list_add(members, mm);
         }
     }

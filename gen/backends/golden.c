@@ -36,6 +36,17 @@ static void golden_payload(const evgen_model *model, const evgen_model_event *e,
             is_count = is_count || (ver->slots[k].field->is_array && strcmp(ver->slots[k].field->count_name, f->name) == 0);
         if (is_count && i < 256)
             v = counts[i] = evgen_golden_count(e->name, ver->version, f->name);
+        if (f->is_array && f->type.kind == EVGEN_WIRE_STRUCT && model->structs[f->type.struct_index].variable) {
+            /* A variable struct: each member of each element a golden scalar of its own. */
+            const evgen_model_struct *st = &model->structs[f->type.struct_index];
+            int c = evgen_model_version_find_slot(ver, f->count_name);
+            uint32_t n = c >= 0 && c < 256 ? counts[c] : 0;
+            for (uint32_t k = 0; k < n; k++)
+                for (size_t m = 0; m < st->n_members; m++)
+                    evgen_golden_scalar(st->members[m].kind, evgen_kind_size(st->members[m].kind),
+                                        evgen_golden_member_value(v, k, (uint32_t)m), put_bytes, sb);
+            continue;
+        }
         if (f->is_array) {
             int c = evgen_model_version_find_slot(ver, f->count_name);
             unsigned elem = f->type.kind == EVGEN_WIRE_STRUCT ? model->structs[f->type.struct_index].size

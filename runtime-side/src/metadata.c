@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evgen/wire_layout.h"
 #include "evgen/wire_metadata.h"
 #include "internal.h"
 
@@ -32,12 +33,19 @@ static void put_enum(evgen_wire_buf *o, const evgen_enum_desc *en)
         evgen_wire_meta_put_enum_const(o, en->consts[k].name, en->consts[k].value);
 }
 
+/* A variable struct's member offsets are the payload layout rule's applied to one element, with
+ * this process's pointers (docs/format.md): computed here, so that descriptors built for 8-byte
+ * pointers (the generator's) and generated ones say the same. */
 static void put_struct(evgen_wire_buf *o, const evgen_struct_desc *st)
 {
     evgen_wire_meta_put_struct_head(o, st->name, st->stride, st->n_members);
+    evgen_wire_layout layout;
+    evgen_wire_layout_init(&layout, sizeof(void *));
     for (uint32_t k = 0; k < st->n_members; k++) {
         const evgen_member_desc *mb = &st->members[k];
         evgen_wire_member m = {mb->name, mb->kind, mb->offset, mb->enum_index};
+        if (st->stride == EVGEN_WIRE_STRIDE_VARIABLE)
+            m.offset = (uint32_t)evgen_wire_layout_add(&layout, mb->kind, 0).delta;
         evgen_wire_meta_put_member(o, &m);
     }
 }

@@ -2,6 +2,7 @@
  * (type_base), and the lookup from a type to its event. */
 #include <errno.h>
 
+#include "evgen/wire_metadata.h"
 #include "internal.h"
 
 /* The lock is a plain mutex; every other field starts zeroed. */
@@ -49,10 +50,17 @@ static int manifest_valid(const evgen_manifest_desc *m)
         const evgen_struct_desc *st = evgen_rt_struct(m, i);
         if (st->n_members && !st->members)
             return 0;
-        for (uint32_t k = 0; k < st->n_members; k++)
-            if (!evgen_wire_kind_is_fixed(st->members[k].kind) ||
-                st->members[k].enum_index >= (int32_t)m->n_enums)
+        /* A variable struct (stride 0) may hold strings, and holds one at least (docs/format.md). */
+        uint32_t strings = 0;
+        for (uint32_t k = 0; k < st->n_members; k++) {
+            unsigned kind = st->members[k].kind;
+            int string = st->stride == EVGEN_WIRE_STRIDE_VARIABLE && evgen_wire_kind_is_string(kind);
+            if ((!evgen_wire_kind_is_fixed(kind) && !string) || st->members[k].enum_index >= (int32_t)m->n_enums)
                 return 0;
+            strings += (uint32_t)string;
+        }
+        if (st->stride == EVGEN_WIRE_STRIDE_VARIABLE && strings == 0)
+            return 0;
     }
     uint64_t types = 0;
     if (m->n_enabled && m->n_enabled < m->n_events)

@@ -71,8 +71,33 @@ static json_object *array_counted_by(json_object *fields, const char *name)
     return NULL;
 }
 
+/* The `structs` entry named `name`. */
+static json_object *struct_named(json_object *describe, const char *name)
+{
+    json_object *structs = get(describe, "structs");
+    for (size_t i = 0; structs && i < json_object_array_length(structs); i++)
+        if (strcmp(get_str(json_object_array_get_idx(structs, i), "name"), name) == 0)
+            return json_object_array_get_idx(structs, i);
+    fail_msg("no struct %s in the describe JSON", name);
+    return NULL;
+}
+
+/* The elements of an array of a variable struct: each member of each element the golden scalar
+ * of its kind, back to back (docs/format.md). */
+static void put_variable_elements(bytes *b, json_object *st, uint64_t v, uint64_t count)
+{
+    json_object *members = get(st, "members");
+    for (uint32_t k = 0; k < count; k++)
+        for (size_t m = 0; m < json_object_array_length(members); m++) {
+            const char *type = get_str(json_object_array_get_idx(members, m), "type");
+            unsigned kind = evgen_wire_kind_by_spelling(type, strlen(type));
+            evgen_golden_scalar(kind, evgen_wire_kind_size(kind, 8), evgen_golden_member_value(v, k, (uint32_t)m),
+                                put_bytes, b);
+        }
+}
+
 /* The payload a version must have, built field by field; checks the JSON's fixed offsets too. */
-static bytes expected_payload(const char *event, unsigned version, json_object *fields)
+static bytes expected_payload(json_object *describe, const char *event, unsigned version, json_object *fields)
 {
     bytes b = {NULL, 0, 0};
     uint64_t counts[64] = {0};
@@ -93,7 +118,13 @@ static bytes expected_payload(const char *event, unsigned version, json_object *
             for (size_t k = 0; k < i; k++)
                 if (strcmp(get_str(json_object_array_get_idx(fields, k), "name"), get_str(f, "count_field")) == 0)
                     count_index = k;
-            size_t n = (size_t)counts[count_index] * (size_t)json_object_get_int(get(f, "element_size"));
+            json_object *element_size = get(f, "element_size");
+            if (json_object_is_type(element_size, json_type_null)) {
+                put_variable_elements(&b, struct_named(describe, get_str(f, "struct")), v, counts[count_index]);
+                fixed = false;
+                continue;
+            }
+            size_t n = (size_t)counts[count_index] * (size_t)json_object_get_int(element_size);
             for (size_t k = 0; k < n; k++) {
                 uint8_t byte = evgen_golden_byte(v, k);
                 put(&b, &byte, 1);
@@ -166,7 +197,7 @@ size_t roundtrip_check(const char *manifest_rel, size_t (*fire_all)(void))
         }
         if (!fields)
             fail_msg("record %zu: %s v%llu is not in the describe JSON", r, e->name, (unsigned long long)version);
-        bytes want = expected_payload(e->name, (unsigned)version, fields);
+        bytes want = expected_payload(root, e->name, (unsigned)version, fields);
         const tp_record *rec = &records.items[r];
         if (rec->size != want.len || (want.len && memcmp(rec->payload, want.data, want.len) != 0)) {
             size_t at = 0;

@@ -138,16 +138,26 @@ static int parse_metadata(tp_trace *t, cursor *c, size_t offset)
         s->stride = get_varint(c);
         s->n_members = get_count(c);
         s->members = calloc(s->n_members + 1, sizeof *s->members);
+        /* A variable struct (stride 0): members may be strings, one at least; each offset counts
+         * the bytes after the last string member before it (docs/format.md). */
+        uint64_t after_string = 0, strings = 0;
         for (size_t k = 0; k < s->n_members && !c->bad; k++) {
             tp_member *mb = &s->members[k];
             mb->name = get_string(c);
             mb->kind = get_varint(c);
             mb->offset = get_varint(c);
             mb->enum_plus1 = get_varint(c);
-            if (!c->bad && (kind_size(t, mb->kind) == 0 || mb->offset + kind_size(t, mb->kind) > s->stride ||
-                            mb->enum_plus1 > m.n_enums))
+            if (c->bad)
+                break;
+            int sized = kind_size(t, mb->kind) != 0 || (s->stride == 0 && is_string_kind(mb->kind));
+            if (!sized || mb->enum_plus1 > m.n_enums ||
+                (s->stride == 0 ? mb->offset != after_string : mb->offset + kind_size(t, mb->kind) > s->stride))
                 c->bad = 2;
+            strings += is_string_kind(mb->kind);
+            after_string = is_string_kind(mb->kind) ? 0 : after_string + kind_size(t, mb->kind);
         }
+        if (!c->bad && s->stride == 0 && strings == 0)
+            c->bad = 2;
     }
     m.n_events = get_count(c);
     m.events = calloc(m.n_events + 1, sizeof *m.events);
@@ -235,6 +245,23 @@ static int parse_metadata(tp_trace *t, cursor *c, size_t offset)
     return 0;
 }
 
+/* The bytes of one value of a string or fixed kind at `off`, or more than `size - off` if the
+ * payload does not hold it whole. */
+static uint64_t value_need(const tp_trace *t, uint64_t kind, const uint8_t *p, uint64_t off, uint64_t size)
+{
+    if (kind == EVGEN_WIRE_UTF8Z) {
+        const uint8_t *z = off < size ? memchr(p + off, 0, size - off) : NULL;
+        return z ? (uint64_t)(z - (p + off)) + 1 : size + 1;
+    }
+    if (kind == EVGEN_WIRE_UTF16Z) {
+        for (uint64_t k = off; k + 1 < size; k += 2)
+            if (p[k] == 0 && p[k + 1] == 0)
+                return k + 2 - off;
+        return size + 1;
+    }
+    return kind_size(t, kind);
+}
+
 /* Walks a variable payload field by field: it must take exactly `size` bytes. */
 static int payload_fits(const tp_trace *t, const tp_type *ty, const uint8_t *p, uint64_t size)
 {
@@ -246,19 +273,17 @@ static int payload_fits(const tp_trace *t, const tp_type *ty, const uint8_t *p, 
     for (size_t f = 0; f < ver->n_fields && ok; f++) {
         const tp_field *fd = &ver->fields[f];
         uint64_t need;
-        if (fd->flags & 1) {
-            uint64_t elem = fd->kind == EVGEN_WIRE_STRUCT ? m->structs[fd->struct_plus1 - 1].stride : kind_size(t, fd->kind);
+        const tp_struct *st = fd->kind == EVGEN_WIRE_STRUCT ? &m->structs[fd->struct_plus1 - 1] : NULL;
+        if ((fd->flags & 1) && st && st->stride == 0) { /* a variable struct: walked member by member */
+            need = 0;
+            for (uint64_t i = 0; i < values[fd->count_plus1 - 1] && need <= size - off; i++)
+                for (size_t k = 0; k < st->n_members && need <= size - off; k++)
+                    need += value_need(t, st->members[k].kind, p, off + need, size);
+        } else if (fd->flags & 1) {
+            uint64_t elem = st ? st->stride : kind_size(t, fd->kind);
             need = values[fd->count_plus1 - 1] * elem;
-        } else if (fd->kind == EVGEN_WIRE_UTF8Z) {
-            const uint8_t *z = off < size ? memchr(p + off, 0, size - off) : NULL;
-            need = z ? (uint64_t)(z - (p + off)) + 1 : size + 1;
-        } else if (fd->kind == EVGEN_WIRE_UTF16Z) {
-            need = size + 1;
-            for (uint64_t k = off; k + 1 < size; k += 2)
-                if (p[k] == 0 && p[k + 1] == 0) {
-                    need = k + 2 - off;
-                    break;
-                }
+        } else if (is_string_kind(fd->kind)) {
+            need = value_need(t, fd->kind, p, off, size);
         } else {
             need = kind_size(t, fd->kind);
             if (off + need <= size && is_integer_kind(fd->kind))

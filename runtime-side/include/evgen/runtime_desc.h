@@ -36,15 +36,17 @@ typedef struct evgen_enum_desc {
 
 typedef struct evgen_member_desc {
     const char *name;
-    uint8_t kind;        /* evgen_wire_kind, a fixed-size scalar */
+    uint8_t kind;        /* evgen_wire_kind, a fixed-size scalar; in a variable struct a string too */
     int16_t enum_index;  /* into the manifest's enums, or -1 */
-    uint32_t offset;     /* as the C compiler lays out the struct on this target */
+    uint32_t offset;     /* as the C compiler lays out the struct on this target; unused in a variable
+                            struct (the metadata writer lays its members out for this target's pointers) */
 } evgen_member_desc;
 
 typedef struct evgen_struct_desc {
     uint32_t size; /* sizeof(evgen_struct_desc) */
     const char *name;
-    uint32_t stride; /* sizeof the C struct, padding included */
+    uint32_t stride; /* sizeof the C struct, padding included; EVGEN_WIRE_STRIDE_VARIABLE (0) for a
+                        variable struct: one with a string member, written member by member */
     const evgen_member_desc *members;
     uint32_t n_members;
 } evgen_struct_desc;
