@@ -339,13 +339,49 @@ static char *member_size_expr(const evgen_model_struct_member *mb)
     return evgen_xasprintf("%u", evgen_kind_size(mb->kind));
 }
 
-static char *member_put_expr(const evgen_model_struct_member *mb)
+/* The fewest bytes a member takes on the wire: a string's terminator alone. */
+static char *member_min_size_expr(const evgen_model_struct_member *mb)
+{
+    switch (evgen_wire_kind_class(mb->kind)) {
+    case EVGEN_WIRE_CLASS_UTF8: return evgen_xstrdup("1");
+    case EVGEN_WIRE_CLASS_UTF16: return evgen_xstrdup("2");
+    case EVGEN_WIRE_CLASS_UNSIGNED:
+    case EVGEN_WIRE_CLASS_SIGNED:
+    case EVGEN_WIRE_CLASS_FLOAT:
+    case EVGEN_WIRE_CLASS_BOOL:
+    case EVGEN_WIRE_CLASS_GUID:
+    case EVGEN_WIRE_CLASS_POINTER:
+    case EVGEN_WIRE_CLASS_STRUCT: break;
+    }
+    return member_size_expr(mb);
+}
+
+/* The fewest bytes of members from..n_members-1 of a struct, as a C expression. */
+static char *members_min_size_expr(const evgen_model_struct *st, size_t from)
+{
+    char *sum = evgen_xstrdup("0");
+    for (size_t k = from; k < st->n_members; k++) {
+        char *one = member_min_size_expr(&st->members[k]);
+        char *next = evgen_xasprintf("%s + %s", sum, one);
+        free(one);
+        free(sum);
+        sum = next;
+    }
+    return sum;
+}
+
+/* A string member is stored within what is left before evgen_limit, less the fewest bytes the members
+ * after it need (after): never past the space its size pass reserved (runtime_emit.h). */
+static char *member_put_expr(const evgen_model_struct_member *mb, const char *after)
 {
     const char *n = mb->name;
     switch (evgen_wire_kind_class(mb->kind)) {
-    case EVGEN_WIRE_CLASS_UTF8: return evgen_xasprintf("evgen_put_utf8z(evgen_p, evgen_e->%s)", n);
+    case EVGEN_WIRE_CLASS_UTF8:
+        return evgen_xasprintf("evgen_put_utf8z_within(evgen_p, evgen_e->%s, (size_t)(evgen_limit - evgen_p) - (%s))",
+                               n, after);
     case EVGEN_WIRE_CLASS_UTF16:
-        return evgen_xasprintf("evgen_put_utf16z(evgen_p, evgen_e->%s, evgen_utf16z_size(evgen_e->%s))", n, n);
+        return evgen_xasprintf(
+            "evgen_put_utf16z_within(evgen_p, evgen_e->%s, (size_t)(evgen_limit - evgen_p) - (%s))", n, after);
     case EVGEN_WIRE_CLASS_POINTER: return evgen_xasprintf("evgen_put_ptr(evgen_p, (const void *)evgen_e->%s)", n);
     case EVGEN_WIRE_CLASS_GUID: return evgen_xasprintf("evgen_put_guid(evgen_p, &evgen_e->%s)", n);
     case EVGEN_WIRE_CLASS_UNSIGNED:
@@ -376,14 +412,19 @@ static evgen_tvalue *struct_context(const evgen_model_struct *st, size_t index)
         set(mm, "enum_index", evgen_tv_stringf("%d", mb->enum_index));
         set(mm, "offset", st->variable ? evgen_tv_stringf("%u", mb->offset)
                                        : evgen_tv_stringf("offsetof(%s, %s)", st->c_type, mb->name));
-        char *size = member_size_expr(mb), *put = member_put_expr(mb);
+        char *after = members_min_size_expr(st, i + 1);
+        char *size = member_size_expr(mb), *put = member_put_expr(mb, after);
         set(mm, "size_expr", str(size));
         set(mm, "put", str(put));
+        free(after);
         free(size);
         free(put);
         evgen_tv_list_add(members, mm);
     }
     set(m, "members", members);
+    char *min_size = members_min_size_expr(st, 0);
+    set(m, "min_size", str(min_size));
+    free(min_size);
     return m;
 }
 

@@ -264,6 +264,35 @@ static inline uint8_t *evgen_put_utf16z(uint8_t *p, const void *s, size_t size)
     return p + size;
 }
 
+/* Strings stored within room bytes (room >= one unit): the string's units, as many as fit before
+ * its terminator, then the terminator. A variable struct's store (generated) bounds each string so
+ * that the record never outgrows what its size pass reserved, even if the caller changes a string in
+ * between; an unchanged string is stored whole, as its size pass measured it. */
+static inline uint8_t *evgen_put_utf8z_within(uint8_t *p, const char *s, size_t room)
+{
+    size_t n = 0;
+    if (s) {
+        const char *z = (const char *)memchr(s, 0, room - 1);
+        n = z ? (size_t)(z - s) : room - 1;
+        memcpy(p, s, n);
+    }
+    p[n] = 0;
+    return p + n + 1;
+}
+
+static inline uint8_t *evgen_put_utf16z_within(uint8_t *p, const void *s, size_t room)
+{
+    size_t n = 0, max = room / 2 - 1;
+    if (s) {
+        const uint8_t *b = (const uint8_t *)s;
+        while (n < max && (b[2 * n] | b[2 * n + 1]))
+            n++;
+        memcpy(p, s, 2 * n);
+    }
+    p[2 * n] = p[2 * n + 1] = 0;
+    return p + 2 * (n + 1);
+}
+
 #ifdef __cplusplus
 }
 #endif
