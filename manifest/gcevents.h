@@ -2,15 +2,15 @@
  *
  * It mirrors exactly the GC event templates of CoreCLR's ETW manifest, ClrEtwAll.man (dotnet/runtime
  * src/coreclr/vm), so that traces written by a real .NET runtime decode with it: every GC event and
- * version of both providers (the GarbageCollection task of Microsoft-Windows-DotNETRuntime, 66 of its
- * 67 event-versions; the GarbageCollectionPrivate task of Microsoft-Windows-DotNETRuntimePrivate, all
+ * version of both providers (the GarbageCollection task of Microsoft-Windows-DotNETRuntime, all 67 of
+ * its event-versions; the GarbageCollectionPrivate task of Microsoft-Windows-DotNETRuntimePrivate, all
  * 44), with the same ids, versions, field names, field order and wire types
  * (win:UInt8..UInt64 -> uint8_t..uint64_t, win:Int32 -> int32_t, win:Pointer -> evgen_ptr,
  * win:UnicodeString -> evgen_utf16z, win:Boolean -> evgen_bool32, win:Binary -> an EVENT_ARRAY of
  * uint8_t, struct arrays -> an EVENT_ARRAY of the runtime's C struct, padding included, or packed
- * where CoreCLR packs it). tests/unit/gc-templates-full.tsv lists every one of them, field by field.
- * Not declared, because the manifest language cannot express it: GCBulkRootStaticVar (an inline
- * UnicodeString in each array element). Levels and keywords are the latest version's;
+ * where CoreCLR packs it; GCBulkRootStaticVar's elements, each with an inline UnicodeString, a packed
+ * variable struct). tests/unit/gc-templates-full.tsv lists every one of them, field by field.
+ * Levels and keywords are the latest version's;
  * where ClrEtwAll.man gives an old version other ones (version 0 of GCCreateConcurrentThread and
  * GCTerminateConcurrentThread: GC only), an EVENT_VERSION_ATTRIBUTES line gives it its own.
  * Conventions: an event is named after its template's event symbol without the _V<n> suffix, and a
@@ -264,6 +264,16 @@ typedef struct GCBulkRCWValue {
     uint32_t Flags;
 } GCBulkRCWValue;
 
+/* GCBulkRootStaticVar.Values: a variable struct (its FieldName inline): on the wire, 28 bytes of
+ * members back to back, then FieldName up to and including its terminator (no stride). */
+typedef struct GCBulkRootStaticVarValue {
+    uint64_t GCRootID;
+    uint64_t ObjectID;
+    uint64_t TypeID;
+    uint32_t Flags;
+    evgen_utf16z FieldName;
+} GCBulkRootStaticVarValue;
+
 #pragma pack(pop)
 
 #endif /* EVGEN_GCEVENTS_TYPES_H */
@@ -512,8 +522,12 @@ EVENT_FIELD(GCBulkRCW, 0, uint32_t,       Count)
 EVENT_FIELD(GCBulkRCW, 0, uint16_t,       ClrInstanceID)
 EVENT_ARRAY(GCBulkRCW, 0, GCBulkRCWValue, Values, Count)
 
-/* GCBulkRootStaticVar (id 38, v0) is not declared: each element of its Values array holds an
- * inline UnicodeString (FieldName), which an array element struct cannot express. */
+/* GCBulkRootStaticVar, v0: heap dump: static variables that root objects, each named inline. */
+KNOWN_EVENT(GCBulkRootStaticVar, 38, GCEventProvider_Default, GCEventLevel_Information, GCEventKeyword_GCHeapDump)
+EVENT_FIELD(GCBulkRootStaticVar, 0, uint32_t,                 Count)
+EVENT_FIELD(GCBulkRootStaticVar, 0, uint64_t,                 AppDomainID)
+EVENT_FIELD(GCBulkRootStaticVar, 0, uint16_t,                 ClrInstanceID)
+EVENT_ARRAY(GCBulkRootStaticVar, 0, GCBulkRootStaticVarValue, Values, Count)
 
 /* GCDynamicEvent, v0: a named GC event with an opaque payload (keywords 0x3f00003). */
 KNOWN_EVENT(GCDynamicEvent, 39, GCEventProvider_Default, GCEventLevel_LogAlways, GCEventKeyword_GC | GCEventKeyword_GCHandle | GCEventKeyword_GCHeapDump | GCEventKeyword_GCSampledObjectAllocationHigh | GCEventKeyword_GCHeapSurvivalAndMovement | GCEventKeyword_GCHeapCollect | GCEventKeyword_GCHeapAndTypeNames | GCEventKeyword_GCSampledObjectAllocationLow)
