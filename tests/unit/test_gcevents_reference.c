@@ -375,29 +375,10 @@ static void test_struct_strides_match_the_runtime(void **state)
     }
 }
 
-/* The event-versions of ClrEtwAll.man that manifest/gcevents.h does not declare, and why. */
-static const struct {
-    const char *provider;
-    uint64_t id;
-    unsigned version;
-    const char *why;
-} not_expressible[] = {
-    {"DotNETRuntime", 38, 0, "GCBulkRootStaticVar: each Values element holds an inline UnicodeString"},
-};
-#define N_NOT_EXPRESSIBLE (sizeof not_expressible / sizeof not_expressible[0])
-
 static bool full_row_is(const full_row *r, const char *provider, uint64_t id, unsigned version)
 {
     return strcmp(r->cols[F_PROVIDER], provider) == 0 && strtoull(r->cols[F_ID], NULL, 10) == id &&
            (unsigned)atoi(r->cols[F_VERSION]) == version;
-}
-
-static int not_expressible_index(const full_row *r)
-{
-    for (size_t i = 0; i < N_NOT_EXPRESSIBLE; i++)
-        if (full_row_is(r, not_expressible[i].provider, not_expressible[i].id, not_expressible[i].version))
-            return (int)i;
-    return -1;
 }
 
 static uint64_t level_number(const char *name)
@@ -428,7 +409,8 @@ static evgen_wire_kind win_kind(const char *type, unsigned line)
 }
 
 /* A struct array's in_type, struct[Count]{Member:win:Type@offset,...}/stride[ packed], against the
- * model's struct: member names, kinds and offsets, and the stride. */
+ * model's struct: member names, kinds and offsets, and the stride; a variable struct's is /var (no
+ * stride), and its string members have no @offset in the table (they end where their terminator does). */
 static void check_struct(const evgen_model *m, const evgen_model_field *f, const char *in_type, unsigned line)
 {
     assert_int_equal(f->type.kind, EVGEN_WIRE_STRUCT);
@@ -443,13 +425,24 @@ static void check_struct(const evgen_model *m, const evgen_model_field *f, const
     size_t member = 0;
     while (*p && *p != '}') {
         char name[64], type[64];
-        unsigned offset;
+        unsigned offset = 0;
         int n = 0;
-        if (sscanf(p, "%63[^:]:win:%63[^@]@%u%n", name, type, &offset, &n) != 3 || n == 0)
+        if (sscanf(p, "%63[^:]:win:%63[^@,}]%n", name, type, &n) != 2 || n == 0)
             fail_msg("line %u: bad struct member at %s", line, p);
+        bool has_offset = p[n] == '@';
+        if (has_offset) {
+            int k = 0;
+            if (sscanf(p + n, "@%u%n", &offset, &k) != 1 || k == 0)
+                fail_msg("line %u: bad struct member offset at %s", line, p);
+            n += k;
+        }
         if (member >= st->n_members)
             fail_msg("line %u: %s has %zu members, the table more", line, st->name, st->n_members);
         const evgen_model_struct_member *sm = &st->members[member];
+        if (!has_offset && evgen_kind_size(sm->kind) != 0)
+            fail_msg("line %u: %s member %s: only a string member has no offset in the table", line, st->name, name);
+        if (!has_offset)
+            offset = sm->offset;
         if (strcmp(sm->name, name) != 0 || sm->kind != win_kind(type, line) || sm->offset != offset)
             fail_msg("line %u: %s member %zu is %s kind %d @%u, the table says %s %s @%u", line, st->name, member,
                      sm->name, (int)sm->kind, sm->offset, name, type, offset);
@@ -459,6 +452,12 @@ static void check_struct(const evgen_model *m, const evgen_model_field *f, const
             p++;
     }
     assert_int_equal(member, st->n_members);
+    if (strncmp(p, "}/var", 5) == 0) {
+        assert_true(st->variable);
+        assert_int_equal(st->size, 0);
+        return;
+    }
+    assert_false(st->variable);
     unsigned stride = 0;
     if (sscanf(p, "}/%u", &stride) != 1)
         fail_msg("line %u: no stride in %s", line, in_type);
@@ -467,24 +466,17 @@ static void check_struct(const evgen_model *m, const evgen_model_field *f, const
 
 /* Every row of gc-templates-full.tsv: the model has the event (name, and the level and keywords of
  * that version) and the field at that index with that name, wire kind, size and offset, struct members
- * and stride; a version listed in not_expressible is absent from the model instead. */
+ * and stride (every version of the table is declared). */
 static void test_every_full_table_row_matches_the_model(void **state)
 {
     fixture *fx = *state;
-    size_t compared = 0, skipped_versions[N_NOT_EXPRESSIBLE] = {0};
+    size_t compared = 0;
     for (size_t i = 0; i < fx->n_full; i++) {
         const full_row *r = &fx->full[i];
         const char *provider = provider_name(r->cols[F_PROVIDER]);
         uint64_t id = strtoull(r->cols[F_ID], NULL, 10);
         unsigned version = (unsigned)atoi(r->cols[F_VERSION]);
         const evgen_model_event *e = find_event(&fx->model, provider, id);
-        int ne = not_expressible_index(r);
-        if (ne >= 0) {
-            if (e && evgen_model_event_version(e, version))
-                fail_msg("line %u: %s v%u is declared now: drop it from not_expressible", r->line, e->name, version);
-            skipped_versions[ne]++;
-            continue;
-        }
         if (!e)
             fail_msg("line %u: no event %s id %" PRIu64 " in the manifest", r->line, r->cols[F_SYMBOL], id);
         if (strcmp(e->name, r->cols[F_EVGEN_EVENT]) != 0)
@@ -548,16 +540,12 @@ static void test_every_full_table_row_matches_the_model(void **state)
         }
         compared++;
     }
-    for (size_t i = 0; i < N_NOT_EXPRESSIBLE; i++)
-        if (skipped_versions[i] == 0)
-            fail_msg("not_expressible lists %s id %" PRIu64 " v%u, which the table lacks", not_expressible[i].provider,
-                     not_expressible[i].id, not_expressible[i].version);
     printf("%zu fields of gc-templates-full.tsv compared\n", compared);
     assert_true(compared >= 380);
 }
 
 /* Every version of the model is in gc-templates-full.tsv with as many fields, and the totals are
- * the whole set less not_expressible: 66 of the runtime provider's 67, all 44 of the private's
+ * the whole set: all 67 of the runtime provider's, all 44 of the private's
  * (PrvGCPerHeapHistory v2 too, since v1 became a legacy layout with a legacy-only ClrInstanceID). */
 static void test_every_model_version_is_in_the_full_table(void **state)
 {
@@ -598,7 +586,7 @@ static void test_every_model_version_is_in_the_full_table(void **state)
            table[1]);
     assert_int_equal(table[0], 67);
     assert_int_equal(table[1], 44);
-    assert_int_equal(per_provider[0], 66);
+    assert_int_equal(per_provider[0], 67);
     assert_int_equal(per_provider[1], 44);
 }
 
