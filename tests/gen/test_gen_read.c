@@ -76,7 +76,7 @@ static void test_accessors_return_the_fired_values(void **state)
             fail_msg("%s v%u: %s", ev.info->name, ev.version, why[0] ? why : "unknown to the generated reader");
         events++;
     }
-    assert_int_equal(events, 110);
+    assert_int_equal(events, 111);
     assert_int_equal(evgen_reader_status(t.reader, NULL), EVGEN_READ_OK);
     release(&t);
 }

@@ -139,7 +139,7 @@ static void test_every_fired_event_reads_back(void **state)
         check_fields(&ev);
         n++;
     }
-    assert_int_equal(n, 110);
+    assert_int_equal(n, 111);
     assert_int_equal(n, o.records.n);
     assert_false(evgen_reader_next(rd, &ev)); /* stays at the end */
 
@@ -183,8 +183,8 @@ static void test_every_fired_event_reads_back(void **state)
     const evgen_reader_thread *threads = evgen_reader_threads(rd, &nt, &has_end);
     assert_int_equal(nt, 1);
     assert_true(has_end);
-    assert_int_equal(threads[0].events, 110);
-    assert_int_equal(threads[0].written_end, 110);
+    assert_int_equal(threads[0].events, 111);
+    assert_int_equal(threads[0].written_end, 111);
     assert_int_equal(threads[0].dropped + threads[0].dropped_end + threads[0].too_big_end, 0);
     evgen_reader_close(rd);
     free_oracle(&o);
@@ -372,9 +372,9 @@ static void test_dispatch_to_handlers_in_order(void **state)
     assert_int_equal(evgen_reader_on(rd, NULL, "NoSuchEvent", on_any, &c), -1);
     assert_int_equal(evgen_reader_on(rd, "No-Such-Provider", NULL, on_any, &c), -1);
     assert_int_equal(evgen_reader_on(rd, "Microsoft-Windows-DotNETRuntimePrivate", "GCStart", on_any, &c), -1);
-    assert_int_equal(evgen_reader_process(rd, EVGEN_ORDER_TIME), 110);
+    assert_int_equal(evgen_reader_process(rd, EVGEN_ORDER_TIME), 111);
     assert_int_equal(c.starts, 3);
-    assert_int_equal(c.all, 110);
+    assert_int_equal(c.all, 111);
     assert_true(c.private_events > 0);
     /* GCStart v0 comes first: its handler first, then the catch-all, in the order added. */
     assert_string_equal(c.log[0], "start:0");
@@ -382,7 +382,7 @@ static void test_dispatch_to_handlers_in_order(void **state)
     assert_string_equal(c.log[2], "start:1");
     assert_string_equal(c.log[3], "any:GCStart");
     /* Processing again dispatches again. */
-    assert_int_equal(evgen_reader_process(rd, EVGEN_ORDER_FILE), 110);
+    assert_int_equal(evgen_reader_process(rd, EVGEN_ORDER_FILE), 111);
     assert_int_equal(c.starts, 6);
     evgen_reader_close(rd);
     free(t.data);

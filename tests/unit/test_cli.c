@@ -140,7 +140,7 @@ static void test_describe_json_follows_the_documented_shape(void **state)
     assert_string_equal(json_object_get_string(get(json_object_array_get_idx(providers, 0), "name")),
                         "Microsoft-Windows-DotNETRuntime");
     json_object *events = get(root, "events");
-    assert_int_equal(json_object_array_length(events), 77);
+    assert_int_equal(json_object_array_length(events), 78);
 
     json_object *heap = find_named(events, "GCHeapStats");
     assert_int_equal(json_object_get_int(get(heap, "id")), 4);
