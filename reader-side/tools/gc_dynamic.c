@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "evgen/gc_dynamic.h"
+#include "evgen/wire_bytes.h"
 
 typedef struct layout_field {
     const char *name;
@@ -66,14 +67,6 @@ static size_t kind_size(evgen_gc_dynamic_kind kind)
     return 0;
 }
 
-static uint64_t read_le(const uint8_t *p, size_t n)
-{
-    uint64_t v = 0;
-    for (size_t i = n; i-- > 0;)
-        v = v << 8 | p[i];
-    return v;
-}
-
 static int ascii_lower(unsigned c)
 {
     return c >= 'A' && c <= 'Z' ? (int)(c - 'A' + 'a') : (int)c;
@@ -86,7 +79,7 @@ static bool utf16_names(evgen_utf16_view name, const char *ascii)
     if (name.units != n)
         return false;
     for (size_t i = 0; i < n; i++) {
-        unsigned unit = (unsigned)name.data[2 * i] | (unsigned)name.data[2 * i + 1] << 8;
+        unsigned unit = evgen_wire_le16(name.data + 2 * i);
         if (unit > 0x7f || ascii_lower(unit) != ascii_lower((unsigned char)ascii[i]))
             return false;
     }
@@ -118,7 +111,7 @@ static evgen_gc_dynamic_status decode_layout(const layout *l, const uint8_t *dat
         evgen_gc_dynamic_field *f = &out->fields[out->n_fields++];
         f->name = l->fields[i].name;
         f->kind = l->fields[i].kind;
-        uint64_t bits = read_le(data + at, n);
+        uint64_t bits = evgen_wire_load(data + at, (unsigned)n);
         if (f->kind == EVGEN_GC_DYNAMIC_F32) {
             uint32_t b32 = (uint32_t)bits;
             memcpy(&f->f, &b32, sizeof f->f);
