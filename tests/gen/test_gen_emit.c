@@ -16,6 +16,7 @@
 #include "gcevents_runtime.h"
 #include "roundtrip.h"
 #include "test_support.h"
+#include "rt_helpers.h"
 #include "trace_parse.h"
 
 size_t gcevents_fire_all(void);
@@ -29,38 +30,6 @@ static evgen_session *open_memory(void)
     assert_non_null(s);
     assert_int_equal(evgen_session_enable(s, NULL, 5, ~0ull), 0);
     return s;
-}
-
-typedef struct closed {
-    uint8_t *trace;
-    size_t size;
-    evgen_session_totals totals;
-    tp_trace parsed;
-    tp_records records;
-} closed;
-
-static void close_and_parse(evgen_session *s, closed *c)
-{
-    memset(c, 0, sizeof *c);
-    assert_int_equal(evgen_session_close(s, &c->totals, &c->trace, &c->size), 0);
-    if (tp_parse(c->trace, c->size, tp_collect, &c->records, &c->parsed) != 0)
-        fail_msg("trace does not parse: %s", c->parsed.error);
-}
-
-static void free_closed(closed *c)
-{
-    tp_records_free(&c->records);
-    tp_free(&c->parsed);
-    evgen_session_totals_free(&c->totals);
-    free(c->trace);
-}
-
-static const tp_event *record_event(const closed *c, const tp_record *r, uint64_t *version)
-{
-    const tp_type *t = &c->parsed.types[r->type];
-    const tp_event *e = &c->parsed.manifests[t->manifest].events[t->event];
-    *version = e->versions[t->version].version;
-    return e;
 }
 
 /* GCHeapStats version 2 with chosen values equals a byte vector written out by hand:
@@ -94,18 +63,18 @@ static void test_gcheapstats_v2_payload_is_the_hand_built_vector(void **state)
                                             0xA000000Cu, 0xA000000Du, 0x1234, 0x0123456789ABCDEFull,
                                             0xFEDCBA9876543210ull);
     assert_int_equal(status, EVGEN_EMIT_OK);
-    closed c;
-    close_and_parse(s, &c);
+    rt_closed c;
+    rt_close_and_parse(s, &c);
     assert_int_equal(c.totals.written, 1);
     assert_int_equal(c.records.n, 1);
     uint64_t version;
-    const tp_event *e = record_event(&c, &c.records.items[0], &version);
+    const tp_event *e = rt_record_event(&c, &c.records.items[0], &version);
     assert_string_equal(e->name, "GCHeapStats");
     assert_int_equal(e->id, 4);
     assert_int_equal(version, 2);
     assert_int_equal(c.records.items[0].size, 110);
     assert_memory_equal(c.records.items[0].payload, want, 110);
-    free_closed(&c);
+    rt_closed_free(&c);
 }
 
 /* Every version of every event, fired by the generated harness, against the JSON layout. */
@@ -132,8 +101,8 @@ static void test_long_strings_and_large_arrays(void **state)
     assert_int_equal(FireEtwGCAllocationTick_V4(1, 2, 3, 4, (const void *)5, name, 6, (const void *)7, 8), EVGEN_EMIT_OK);
     assert_int_equal(FireEtwGCLOHCompact_V0(9, MANY, values), EVGEN_EMIT_OK);
     assert_int_equal(FireEtwPinObjectAtGCTime_V0(NULL, NULL, 1, NULL, 2), EVGEN_EMIT_OK);
-    closed c;
-    close_and_parse(s, &c);
+    rt_closed c;
+    rt_close_and_parse(s, &c);
     assert_int_equal(c.records.n, 3);
     const tp_record *tick = &c.records.items[0];
     assert_int_equal(tick->size, 26 + 2 * (LONG + 1) + 4 + 8 + 8);
@@ -144,7 +113,7 @@ static void test_long_strings_and_large_arrays(void **state)
     const tp_record *pin = &c.records.items[2];
     assert_int_equal(pin->size, 8 + 8 + 8 + 2 + 2); /* NULL TypeName: the empty string */
     assert_int_equal(pin->payload[24] | pin->payload[25], 0);
-    free_closed(&c);
+    rt_closed_free(&c);
     free(values);
     free(name);
 }
@@ -179,12 +148,12 @@ static void test_fire_event_and_enablement(void **state)
     int disabled_evaluations = 0;
     assert_int_equal(disabled_build_fire(&disabled_evaluations), EVGEN_EMIT_DISABLED);
     assert_int_equal(disabled_evaluations, 0);
-    closed c;
-    close_and_parse(s, &c);
+    rt_closed c;
+    rt_close_and_parse(s, &c);
     assert_int_equal(c.totals.written, 1);
     assert_int_equal(c.records.n, 1);
     assert_int_equal(c.records.items[0].size, 110);
-    free_closed(&c);
+    rt_closed_free(&c);
 }
 
 /* A payload over max_payload is refused and counted, never truncated. */
@@ -197,14 +166,14 @@ static void test_too_big_is_refused_and_counted(void **state)
     evgen_session *s = open_memory();
     assert_int_equal(FireEtwGCDynamicEvent_V0(name, BIG, data, 1), EVGEN_EMIT_TOO_BIG);
     assert_int_equal(FireEtwGCDynamicEvent_V0(name, 100, data, 1), EVGEN_EMIT_OK);
-    closed c;
-    close_and_parse(s, &c);
+    rt_closed c;
+    rt_close_and_parse(s, &c);
     assert_int_equal(c.totals.too_big, 1);
     assert_int_equal(c.totals.written, 1);
     assert_int_equal(c.records.n, 1);
     assert_int_equal(c.records.items[0].size, 4 + 4 + 100 + 2);
     assert_int_equal(c.parsed.end_too_big, 1);
-    free_closed(&c);
+    rt_closed_free(&c);
     free(data);
 }
 

@@ -21,19 +21,12 @@
 #include "gcevents_runtime.h"
 #include "good_version_attributes_runtime.h"
 #include "test_support.h"
+#include "rt_helpers.h"
 #include "trace_parse.h"
 
 #define DOTNET "Microsoft-Windows-DotNETRuntime"
 #define KW_GC 0x1ull
 #define KW_THREADING 0x10000ull
-
-typedef struct closed {
-    uint8_t *trace;
-    size_t size;
-    evgen_session_totals totals;
-    tp_trace parsed;
-    tp_records records;
-} closed;
 
 static evgen_session *open_session(const char *provider, uint8_t level, uint64_t keywords)
 {
@@ -43,24 +36,8 @@ static evgen_session *open_session(const char *provider, uint8_t level, uint64_t
     return s;
 }
 
-static void close_and_parse(evgen_session *s, closed *c)
-{
-    memset(c, 0, sizeof *c);
-    assert_int_equal(evgen_session_close(s, &c->totals, &c->trace, &c->size), 0);
-    if (tp_parse(c->trace, c->size, tp_collect, &c->records, &c->parsed) != 0)
-        fail_msg("trace does not parse: %s", c->parsed.error);
-}
-
-static void free_closed(closed *c)
-{
-    tp_records_free(&c->records);
-    tp_free(&c->parsed);
-    evgen_session_totals_free(&c->totals);
-    free(c->trace);
-}
-
 /* How many records of `event` at `version` the trace holds. */
-static size_t count_records(const closed *c, const char *event, uint64_t version)
+static size_t count_records(const rt_closed *c, const char *event, uint64_t version)
 {
     size_t n = 0;
     for (size_t i = 0; i < c->records.n; i++) {
@@ -91,14 +68,14 @@ static void test_threading_only_gets_v1_not_v0(void **state)
     fire_thread_events(&v0, &v1);
     assert_int_equal(v0, EVGEN_EMIT_DISABLED);
     assert_int_equal(v1, EVGEN_EMIT_OK);
-    closed c;
-    close_and_parse(s, &c);
+    rt_closed c;
+    rt_close_and_parse(s, &c);
     assert_int_equal(c.totals.written, 2);
     assert_int_equal(count_records(&c, "GCCreateConcurrentThread", 0), 0);
     assert_int_equal(count_records(&c, "GCCreateConcurrentThread", 1), 1);
     assert_int_equal(count_records(&c, "GCTerminateConcurrentThread", 0), 0);
     assert_int_equal(count_records(&c, "GCTerminateConcurrentThread", 1), 1);
-    free_closed(&c);
+    rt_closed_free(&c);
     assert_false(EventEnabledGCCreateConcurrentThread());
 }
 
@@ -111,13 +88,13 @@ static void test_gc_gets_both(void **state)
     fire_thread_events(&v0, &v1);
     assert_int_equal(v0, EVGEN_EMIT_OK);
     assert_int_equal(v1, EVGEN_EMIT_OK);
-    closed c;
-    close_and_parse(s, &c);
+    rt_closed c;
+    rt_close_and_parse(s, &c);
     assert_int_equal(count_records(&c, "GCCreateConcurrentThread", 0), 1);
     assert_int_equal(count_records(&c, "GCCreateConcurrentThread", 1), 1);
     assert_int_equal(count_records(&c, "GCTerminateConcurrentThread", 0), 1);
     assert_int_equal(count_records(&c, "GCTerminateConcurrentThread", 1), 1);
-    free_closed(&c);
+    rt_closed_free(&c);
 }
 
 /* Two sessions at once, Threading and GC: each gets exactly its versions. A level below the
@@ -132,10 +109,10 @@ static void test_two_sessions_each_get_theirs(void **state)
     fire_thread_events(&v0, &v1);
     assert_int_equal(v0, EVGEN_EMIT_OK);
     assert_int_equal(v1, EVGEN_EMIT_OK);
-    closed ct, cg, cq;
-    close_and_parse(threading, &ct);
-    close_and_parse(gc, &cg);
-    close_and_parse(quiet, &cq);
+    rt_closed ct, cg, cq;
+    rt_close_and_parse(threading, &ct);
+    rt_close_and_parse(gc, &cg);
+    rt_close_and_parse(quiet, &cq);
     assert_int_equal(count_records(&ct, "GCCreateConcurrentThread", 0), 0);
     assert_int_equal(count_records(&ct, "GCCreateConcurrentThread", 1), 1);
     assert_int_equal(count_records(&ct, "GCTerminateConcurrentThread", 0), 0);
@@ -145,9 +122,9 @@ static void test_two_sessions_each_get_theirs(void **state)
     assert_int_equal(count_records(&cg, "GCCreateConcurrentThread", 1), 1);
     assert_int_equal(cg.totals.written, 4);
     assert_int_equal(cq.totals.written, 0);
-    free_closed(&ct);
-    free_closed(&cg);
-    free_closed(&cq);
+    rt_closed_free(&ct);
+    rt_closed_free(&cg);
+    rt_closed_free(&cq);
 }
 
 /* Sweep: event level 4, keywords 0x2; v0 level 5, keywords 0x4; v2 level 2, keywords 0xa. v1 has
@@ -175,12 +152,12 @@ static void test_own_attributes_the_event_does_not_cover(void **state)
         assert_int_equal(FireEtwSweep_V0(1), cases[i].v0);
         assert_int_equal(FireEtwSweep_V1(1, 2), cases[i].v1);
         assert_int_equal(FireEtwSweep_V2(1, 2, 3), cases[i].v2);
-        closed c;
-        close_and_parse(s, &c);
+        rt_closed c;
+        rt_close_and_parse(s, &c);
         assert_int_equal(count_records(&c, "Sweep", 0), cases[i].v0 == EVGEN_EMIT_OK);
         assert_int_equal(count_records(&c, "Sweep", 1), cases[i].v1 == EVGEN_EMIT_OK);
         assert_int_equal(count_records(&c, "Sweep", 2), cases[i].v2 == EVGEN_EMIT_OK);
-        free_closed(&c);
+        rt_closed_free(&c);
     }
 }
 
@@ -252,8 +229,8 @@ static void test_metadata_round_trip(void **state)
     evgen_session *s = open_session(NULL, 5, ~0ull);
     assert_int_equal(FireEtwGCCreateConcurrentThread_V0(), EVGEN_EMIT_OK);
     assert_int_equal(FireEtwSweep_V2(1, 2, 3), EVGEN_EMIT_OK);
-    closed c;
-    close_and_parse(s, &c);
+    rt_closed c;
+    rt_close_and_parse(s, &c);
     for (size_t i = 0; i < sizeof expected / sizeof expected[0]; i++) {
         const expected_version *x = &expected[i];
         int found = 0;
@@ -291,7 +268,7 @@ static void test_metadata_round_trip(void **state)
     free(converted);
     free(trace);
     free(dir);
-    free_closed(&c);
+    rt_closed_free(&c);
 }
 
 int main(void)

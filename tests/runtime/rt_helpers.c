@@ -1,11 +1,16 @@
 /* rt_helpers.c — shared helpers of the runtime tests (see rt_helpers.h). */
 #include "rt_helpers.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
+
+#include <cmocka.h>
 
 #include "test_support.h"
 
@@ -154,4 +159,28 @@ void rt_vec_raw(rt_vec *v, const void *p, size_t n)
 {
     memcpy(v->data + v->len, p, n);
     v->len += n;
+}
+
+void rt_close_and_parse(evgen_session *s, rt_closed *c)
+{
+    memset(c, 0, sizeof *c);
+    assert_int_equal(evgen_session_close(s, &c->totals, &c->trace, &c->size), 0);
+    if (tp_parse(c->trace, c->size, tp_collect, &c->records, &c->parsed) != 0)
+        fail_msg("trace does not parse: %s", c->parsed.error);
+}
+
+void rt_closed_free(rt_closed *c)
+{
+    tp_records_free(&c->records);
+    tp_free(&c->parsed);
+    evgen_session_totals_free(&c->totals);
+    free(c->trace);
+}
+
+const tp_event *rt_record_event(const rt_closed *c, const tp_record *r, uint64_t *version)
+{
+    const tp_type *t = &c->parsed.types[r->type];
+    const tp_event *e = &c->parsed.manifests[t->manifest].events[t->event];
+    *version = e->versions[t->version].version;
+    return e;
 }

@@ -39,6 +39,19 @@ int rt_metadata_matches(const tp_manifest *got, const evgen_manifest_desc *want,
 
 uint64_t rt_gettid(void);
 
+/* A memory session closed and its trace parsed with the tests' own parser (cmocka asserts). */
+typedef struct rt_closed {
+    uint8_t *trace;
+    size_t size;
+    evgen_session_totals totals;
+    tp_trace parsed;
+    tp_records records;
+} rt_closed;
+void rt_close_and_parse(evgen_session *s, rt_closed *c);
+void rt_closed_free(rt_closed *c);
+/* The event of record `r`, and its version number in *version. */
+const tp_event *rt_record_event(const rt_closed *c, const tp_record *r, uint64_t *version);
+
 /* Little-endian byte vectors built by hand, the tests' independent oracle for payloads. */
 typedef struct rt_vec {
     uint8_t data[4096];
