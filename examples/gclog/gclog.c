@@ -25,8 +25,8 @@ struct gclog {
     uint64_t last_start_ns, last_end_ns;
 
     /* the suspension for a GC in progress (TraceEvent's suspendThreadIDGC/BGC, suspendTime...) */
-    int has_thread_gc, has_thread_bgc, has_thread_other;
-    uint64_t thread_gc, thread_bgc, thread_other;
+    int has_thread_gc, has_thread_bgc;
+    uint64_t thread_gc, thread_bgc;
     int suspend_open, has_suspend_end;
     uint64_t suspend_begin_ns, suspend_end_ns;
     uint32_t last_suspend_reason;
@@ -168,9 +168,7 @@ static void on_suspend_begin(gclog *log, const evgen_event *ev)
         log->has_thread_bgc = 1;
         log->thread_bgc = ev->thread_id;
     } else {
-        log->has_thread_other = 1; /* not a GC's: it times nothing */
-        log->thread_other = ev->thread_id;
-        return;
+        return; /* not a GC's: it times nothing */
     }
     log->last_suspend_reason = reason;
     log->suspend_open = 1;
@@ -214,8 +212,6 @@ static void add_concurrent_pause(gclog *log, gclog_entry *g, uint64_t restart_ns
 
 static void on_restart_end(gclog *log, const evgen_event *ev)
 {
-    if (log->has_thread_other && ev->thread_id == log->thread_other)
-        log->has_thread_other = 0;
     if (!on_tracked_thread(log, ev->thread_id))
         return;
     int c = current(log);
