@@ -15,7 +15,6 @@
 
 struct gclog {
     gclog_entry live[GCLOG_MAX_LIVE]; /* in GCStart order */
-    uint8_t tracked[GCLOG_MAX_LIVE];  /* started in a suspension for a GC: PerfView's GC */
     uint8_t restarted[GCLOG_MAX_LIVE]; /* ... whose pause a restart has set */
     size_t n_live;
     int last_live;  /* live[n_live - 1] is the GC that started last (it has not completed) */
@@ -69,6 +68,13 @@ void gclog_free(gclog *log)
 
 /* ---- handing entries out ------------------------------------------------------------------ */
 
+/* A live GC started in a suspension for a GC (PerfView's GC) is the one whose pause kind is
+ * GCLOG_PAUSE_SUSPENSIONS: only on_start sets it, and settle_pause only changes a copy handed out. */
+static int is_tracked(const gclog_entry *g)
+{
+    return g->pause_kind == GCLOG_PAUSE_SUSPENSIONS;
+}
+
 /* A tracked GC's pause is known once a restart set it (a background GC's from its start); a GC
  * that started outside any suspension for a GC has the fallback. */
 static void settle_pause(gclog_entry *e, int tracked, int restarted)
@@ -109,7 +115,7 @@ static void release(gclog *log, size_t i)
     }
     gclog_entry *e = &log->ready[log->ready_head + log->ready_count++];
     *e = log->live[i];
-    settle_pause(e, log->tracked[i], log->restarted[i]);
+    settle_pause(e, is_tracked(e), log->restarted[i]);
     if (i + 1 == log->n_live)
         log->last_live = 0;
     if (log->bgc == (int)i)
@@ -117,7 +123,6 @@ static void release(gclog *log, size_t i)
     else if (log->bgc > (int)i)
         log->bgc--;
     memmove(&log->live[i], &log->live[i + 1], (log->n_live - i - 1) * sizeof log->live[0]);
-    memmove(&log->tracked[i], &log->tracked[i + 1], (log->n_live - i - 1) * sizeof log->tracked[0]);
     memmove(&log->restarted[i], &log->restarted[i + 1], (log->n_live - i - 1) * sizeof log->restarted[0]);
     log->n_live--;
 }
@@ -215,7 +220,7 @@ static void on_restart_end(gclog *log, const evgen_event *ev)
     if (!on_tracked_thread(log, ev->thread_id))
         return;
     int c = current(log);
-    if (c >= 0 && log->tracked[c]) {
+    if (c >= 0 && is_tracked(&log->live[c])) {
         gclog_entry *g = &log->live[c];
         log->restarted[c] = 1;
         if (g->type == GCLOG_BACKGROUND || !g->ended)
@@ -290,7 +295,6 @@ static void on_start(gclog *log, const evgen_event *ev)
     if (log->oom)
         return;
     log->live[log->n_live] = g;
-    log->tracked[log->n_live] = (uint8_t)tracked;
     log->restarted[log->n_live] = 0;
     if (g.type == GCLOG_BACKGROUND)
         log->bgc = (int)log->n_live;
@@ -339,7 +343,7 @@ static void on_heap_stats(gclog *log, const evgen_event *ev)
         if (e->type == GCLOG_BACKGROUND)
             e->since_last_ns = since(log->last_heap_stats_ns, ev->timestamp_ns);
         else
-            e->since_last_ns = since(log->last_heap_stats_ns, log->tracked[c] ? e->pause_start_ns : e->start_ns);
+            e->since_last_ns = since(log->last_heap_stats_ns, is_tracked(&log->live[c]) ? e->pause_start_ns : e->start_ns);
         if (log->has_ticks) {
             e->has_ticks = 1;
             for (int k = 0; k < 2; k++)
@@ -347,7 +351,7 @@ static void on_heap_stats(gclog *log, const evgen_event *ev)
         }
         if (e->type == GCLOG_BACKGROUND && log->bgc >= 0)
             complete(log, (size_t)log->bgc); /* a background GC ends here: it fires no restart */
-        else if (!log->tracked[c])
+        else if (!is_tracked(&log->live[c]))
             complete(log, (size_t)c); /* no restart will come */
     }
     log->ticks_at_last_gc[0] = log->ticks[0];
