@@ -257,7 +257,6 @@ static evgen_tvalue *version_context(const evgen_model *model, const evgen_model
     set(m, "keywords_hex", evgen_tv_stringf("0x%llx", (unsigned long long)ver->keywords));
     set(m, "own_attributes", evgen_tv_bool(ver->own_attributes));
     /* The enabled byte its FireEtw checks: the event's, or one of its own (model.h). */
-    set(m, "own_enabled", evgen_tv_bool(ver->enabled_byte >= 0));
     set(m, "enabled_index", evgen_tv_stringf("%d", ver->enabled_byte >= 0 ? ver->enabled_byte : (int)event_index));
     set(m, "enabled_desc", evgen_tv_stringf("%d", ver->enabled_byte + 1));
     set(m, "size_expr", size_expr(ver));
