@@ -27,7 +27,8 @@ int evgen_struct_member(const evgen_trace_struct *st, const uint8_t *element, ui
     if (member >= st->n_members)
         return 0;
     uint32_t at = 0;
-    for (uint32_t j = 0; j <= member; j++) {
+    /* a fixed struct's member is at its own offset; a variable one's after the members before it */
+    for (uint32_t j = st->variable ? 0 : member; j <= member; j++) {
         const evgen_trace_member *m = &st->members[j];
         if (!st->variable)
             at = m->offset;
