@@ -342,10 +342,7 @@ static uint32_t raw_bound_version(const dumper *d, const rd_version *raw)
             strncmp(vi->provider, ri->provider, len - slen) != 0 || vi->provider[len - slen] != '\0' ||
             v->pub->version > raw->pub->version || (best && best->pub->version >= v->pub->version))
             continue;
-        int fixed = 1;
-        for (uint32_t f = 0; f < v->pub->n_fields && fixed; f++)
-            fixed = v->plan[f].step == RD_STEP_FIXED && v->plan[f].after == 0;
-        if (fixed)
+        if (v->pub->fixed_size >= 0) /* every field of a fixed size */
             best = v;
     }
     return best ? best->serial + 1 : 0;
@@ -532,14 +529,10 @@ static void put_dynamic(dumper *d, const evgen_event *ev, uint32_t fields)
             puts_(o, f->name);
             putc_(o, '=');
         }
-        char *p = room(o, ROOM);
-        if (f->kind == EVGEN_GC_DYNAMIC_F32 && d->json && !isfinite(f->f))
-            p += snprintf(p, ROOM, "\"%s\"", isnan(f->f) ? "NaN" : f->f > 0 ? "Infinity" : "-Infinity");
-        else if (f->kind == EVGEN_GC_DYNAMIC_F32)
-            p += snprintf(p, ROOM, "%.9g", (double)f->f);
+        if (f->kind == EVGEN_GC_DYNAMIC_F32) /* as a float32 field prints (host order, as put_scalar reads) */
+            put_scalar(d, EVGEN_WIRE_F32, (const uint8_t *)&f->f, NULL, NULL);
         else
-            p = fmt_u64(p, f->u);
-        o->p = p;
+            put_u64(o, f->u);
     }
     if (d->json) {
         jw_end(w);
@@ -559,7 +552,7 @@ static void put_line_end(dumper *d, const evgen_event *ev, const rd_version *v, 
 {
     dump_buffer *o = &d->o;
     if (!d->json) {
-        if (truncated_at < n) { /* the payload ends before this field: it and the rest are left dump_buffer */
+        if (truncated_at < n) { /* the payload ends before this field: it and the rest are left out */
             puts_(o, " <truncated at ");
             puts_(o, ev->layout->fields[truncated_at].name);
             putc_(o, '>');
