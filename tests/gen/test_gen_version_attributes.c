@@ -41,9 +41,9 @@ static size_t count_records(const rt_closed *c, const char *event, uint64_t vers
 {
     size_t n = 0;
     for (size_t i = 0; i < c->records.n; i++) {
-        const tp_type *t = &c->parsed.types[c->records.items[i].type];
-        const tp_event *e = &c->parsed.manifests[t->manifest].events[t->event];
-        n += strcmp(e->name, event) == 0 && e->versions[t->version].version == version;
+        uint64_t v;
+        const tp_event *e = rt_record_event(c, &c->records.items[i], &v);
+        n += strcmp(e->name, event) == 0 && v == version;
     }
     return n;
 }
