@@ -10,6 +10,8 @@
 #include <cmocka.h>
 
 #include "evgen/reader.h"
+#include "evgen/wire_bytes.h"
+#include "evgen/wire_kinds.h"
 #include "test_support.h"
 
 #define TRACES EVGEN_SOURCE_DIR "/../shared/reference/traces/"
@@ -243,9 +245,11 @@ static int enum_value(const evgen_trace_enum *en, const char *text, uint64_t *ou
     return 1;
 }
 
-static int is_integer_kind(unsigned kind)
+static int is_integer_kind(unsigned kind) /* integers, bools and pointers: compared as numbers */
 {
-    return (kind >= 1 && kind <= 8) || kind == 11 || kind == 12 || kind == 14; /* ints, bools, pointers */
+    evgen_wire_class c = evgen_wire_kind_class(kind);
+    return c == EVGEN_WIRE_CLASS_UNSIGNED || c == EVGEN_WIRE_CLASS_SIGNED || c == EVGEN_WIRE_CLASS_BOOL ||
+           c == EVGEN_WIRE_CLASS_POINTER;
 }
 
 /* An array field against PerfView's "[a,b,c]" (integers), or a char array (UTF-16 units) against
@@ -253,8 +257,7 @@ static int is_integer_kind(unsigned kind)
 static int compare_array(const evgen_trace_field *fd, const uint8_t *p, uint32_t size, const baseline_attr *a,
                          const char *key, unsigned pointer_size)
 {
-    unsigned elem = fd->kind == 14 ? pointer_size : fd->kind == 1 || fd->kind == 5 ? 1 : fd->kind == 2 || fd->kind == 6 ? 2
-                  : fd->kind == 3 || fd->kind == 7 || fd->kind == 12 ? 4 : fd->kind == 4 || fd->kind == 8 ? 8 : 0;
+    unsigned elem = evgen_wire_kind_size(fd->kind, pointer_size);
     if (!elem || !is_integer_kind(fd->kind))
         return 0;
     if (a->value[0] != '[') {
@@ -270,13 +273,12 @@ static int compare_array(const evgen_trace_field *fd, const uint8_t *p, uint32_t
     uint32_t count = size / elem, i = 0;
     for (; *v && *v != ']'; i++) {
         size_t n = strcspn(v, ",]");
-        uint64_t want, got = 0;
+        uint64_t want;
         if (!parse_number(v, n, &want))
             fail_msg("%s: %s element %u of the baseline, '%.*s', is not a number", key, a->name, i, (int)n, v);
         if (i >= count)
             fail_msg("%s: %s has %u elements, the baseline more", key, a->name, count);
-        for (unsigned k = 0; k < elem; k++)
-            got |= (uint64_t)p[(size_t)i * elem + k] << (8 * k);
+        uint64_t got = evgen_wire_load(p + (size_t)i * elem, elem);
         if ((got & mask(elem)) != (want & mask(elem)))
             fail_msg("%s: %s[%u] is 0x%llx, the baseline has %.*s", key, a->name, i, (unsigned long long)got, (int)n, v);
         v += n + (v[n] == ',');
@@ -325,9 +327,7 @@ int baseline_compare_attr(const evgen_event *ev, const baseline_attr *a, const c
         }
         if (!is_integer_kind(fd->kind))
             return 0;
-        uint64_t got = 0, want = 0;
-        for (uint32_t k = 0; k < size && k < 8; k++)
-            got |= (uint64_t)p[k] << (8 * k);
+        uint64_t got = evgen_wire_load(p, size), want = 0;
         if (!parse_number(a->value, strlen(a->value), &want)) {
             const evgen_trace_manifest *m = ev->info->manifest;
             if (fd->enum_index < 0 || (uint32_t)fd->enum_index >= m->n_enums)
