@@ -95,7 +95,7 @@ static int parse_signature(evgen_model *model, const char *sig, evgen_model_fiel
                 return -1;
         } else {
             int kind = kind_named(elem, len);
-            if (kind < 0)
+            if (kind < 0 || kind == EVGEN_WIRE_STRUCT) /* a struct element is spelled struct{...} */
                 return -1;
             f->type.kind = (evgen_wire_kind)kind;
         }
