@@ -3,7 +3,8 @@
 # one line saying what is installed, the whole apt-get log in build/deps-install.log.
 #   main  what scripts/main.sh needs: build evgen, the examples, run them
 #   test  (the default) what scripts/test.sh needs besides: make for the Makefiles builds, g++ and
-#         clang with its sanitizer runtime, cmocka, json-c, pkg-config, git
+#         clang with its sanitizer runtime, cmocka, json-c, pkg-config, git; the real consumers the
+#         export tests feed: babeltrace2 and its Python bindings (CTF), a PostgreSQL server (SQL)
 # Packages are installed with --no-install-recommends, so every package a step needs is named here,
 # Recommends included (make is only a Recommends of cmake, libc6-dev of gcc): scripts/fresh-debian.sh
 # proves the list on a minimal Debian root. Does nothing when all are present.
@@ -11,7 +12,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 main_packages=(cmake ninja-build gcc libc6-dev libclang-dev)
-test_packages=(make g++ clang libclang-rt-dev libcmocka-dev libjson-c-dev pkg-config git)
+test_packages=(make g++ clang libclang-rt-dev libcmocka-dev libjson-c-dev pkg-config git
+    babeltrace2 python3-bt2 postgresql-15)
 
 case "${1:-test}" in
 main) wanted=("${main_packages[@]}") ;;

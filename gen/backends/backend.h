@@ -24,6 +24,7 @@ struct evgen_backend {
     const char *name;        /* for people: "runtime.h" */
     const char *file_suffix; /* its file is NAME + file_suffix in the output directory */
     bool tests_only;         /* a test harness: written only with --tests */
+    bool sql_only;           /* the SQL schema: written only with --sql */
     bool needs_c_types;      /* needs the manifest's C types: not written from a lock (reader_only) */
     /* Prints the file: its text (the caller frees it), or NULL after reporting errors to `diags`.
      * It reads the model const and writes nothing. */

@@ -80,7 +80,8 @@ char *evgen_depfile_render(const evgen_model *model, const evgen_generate_option
 /* Whether the back end writes its file in this generation. */
 static bool wanted(const evgen_backend *b, const evgen_generate_options *options)
 {
-    return (!b->tests_only || options->tests) && (!b->needs_c_types || !options->reader_only);
+    return (!b->tests_only || options->tests) && (!b->sql_only || options->sql) &&
+           (!b->needs_c_types || !options->reader_only);
 }
 
 int evgen_generate(const evgen_model *model, const evgen_generate_options *options, evgen_diags *diags)

@@ -13,6 +13,7 @@ typedef struct evgen_generate_options {
     const char *name;    /* prefix of files and symbols: NAME_runtime.h, NAME_manifest, ... */
     bool quiet;          /* no "wrote"/"unchanged" lines on stdout */
     bool tests;          /* also the test harnesses (back ends tests_only): NAME_fire_all.c, ... */
+    bool sql;            /* also the SQL schema (back ends sql_only): NAME.sql */
     const char *depfile; /* also a Make-style depfile here (NULL: none), for the build system */
     const char *lock_path; /* the lock file read by --lock (NULL: none): a prerequisite in the depfile */
     bool reader_only;    /* no back end that needs_c_types (a model rebuilt from a lock has none) */

@@ -12,9 +12,10 @@
 #include "model/util.h"
 
 #include "evgen/dump_cli.h"
+#include "evgen/export.h"
 
 static const char *const command_names[EVGEN_CLI_N_COMMANDS] = {"describe", "check", "lock",
-                                                                 "gen",      "dump",  "convert"};
+                                                                 "gen",      "dump",  "convert", "export"};
 
 static const char general_usage[] =
     "usage: evgen COMMAND [ARGS] [options]\n"
@@ -29,6 +30,9 @@ static const char general_usage[] =
     "  dump TRACE [--json] [--manifest FILE]...\n"
     "                               print a trace's events, one line each\n"
     "  convert IN OUT.evtrace       rewrite a trace as an .evtrace file\n"
+    "  export --ctf DIR | --perfetto FILE.json | --sql DIR  TRACE...\n"
+    "                               write a trace for babeltrace2 and Trace Compass, the Perfetto UI,\n"
+    "                               or a database\n"
     "  help [COMMAND]               this text, or the options of COMMAND\n"
     "\n"
     "options:\n"
@@ -97,6 +101,8 @@ static const char gen_help[] =
     "  --lock PATH         check the manifest against this lock file first, as `evgen check` does\n"
     "  --from-lock LOCK    instead of a manifest, the reader side of what LOCK froze\n"
     "  --tests             also the test harnesses NAME_fire_all.c and NAME_read_all.c\n"
+    "  --sql               also NAME.sql, the SQL schema of the manifest's events, as `evgen export\n"
+    "                      --sql` fills it (docs/fleet.md)\n"
     "  --depfile PATH      also write a Make-style depfile of the manifest's inputs\n"
     "  --quiet             do not list the files written\n" COMPILER_HELP COMMON_HELP;
 
@@ -123,6 +129,35 @@ static const char convert_help[] =
     "\n"
     "options:\n"
     "  -h, --help         this text\n";
+
+static const char export_help[] =
+    "usage: evgen export --FORMAT OUT TRACE... [options]\n"
+    "\n"
+    "Writes the traces (.evtrace or .nettrace) in FORMAT for the tools people read traces with, from\n"
+    "each trace's own metadata. OUT is written whole or not at all: a file must be new or a regular file\n"
+    "(never a trace or a manifest), a directory new or empty. Exit status: 0; 1 if a trace cannot be\n"
+    "read whole (what is readable is exported) or OUT cannot be written; 2: usage.\n"
+    "\n"
+    "formats (one of):\n";
+
+static const char export_options_help[] =
+    "\n"
+    "options:\n"
+    "  --no-progress      no progress bar (shown on a terminal for traces of 64 MiB or more)\n"
+    "  -h, --help         this text\n";
+
+/* export's formats, from the table of exporters. */
+static void print_export_help(void)
+{
+    fputs(export_help, stdout);
+    for (const evgen_exporter *const *e = evgen_exporters; *e; e++) {
+        char option[64];
+        snprintf(option, sizeof option, "--%s %s", (*e)->name, (*e)->out_name);
+        printf("  %-17s  %s%s\n", option, (*e)->summary, (*e)->several_traces ? " (several traces)" : "");
+    }
+    fputs(export_options_help, stdout);
+    fputs(trace_manifest_help, stdout);
+}
 
 int evgen_cli_find(const char *name)
 {
@@ -160,6 +195,9 @@ void evgen_cli_print_help(int command)
         fputs(convert_help, stdout);
         fputs(trace_manifest_help, stdout);
         return;
+    case EVGEN_CLI_EXPORT:
+        print_export_help();
+        return;
     default:
         fputs(general_usage, stdout);
         return;
@@ -187,7 +225,10 @@ enum {
     OPT_SYSROOT,
     OPT_ISYSTEM,
     OPT_INCLUDE,
-    OPT_MANIFEST
+    OPT_MANIFEST,
+    OPT_SQL,
+    OPT_NO_PROGRESS,
+    OPT_EXPORTER /* + the exporter's index */
 };
 
 #define ONLY(c) (1u << (c))
@@ -207,6 +248,7 @@ static const struct {
     {{"quiet", no_argument, NULL, OPT_QUIET}, ONLY(EVGEN_CLI_GEN)},
     {{"depfile", required_argument, NULL, OPT_DEPFILE}, ONLY(EVGEN_CLI_GEN)},
     {{"tests", no_argument, NULL, OPT_TESTS}, ONLY(EVGEN_CLI_GEN)},
+    {{"sql", no_argument, NULL, OPT_SQL}, ONLY(EVGEN_CLI_GEN)},
     {{"target", required_argument, NULL, OPT_TARGET}, MANIFEST_COMMANDS},
     {{"sysroot", required_argument, NULL, OPT_SYSROOT}, MANIFEST_COMMANDS},
     {{"isystem", required_argument, NULL, OPT_ISYSTEM}, MANIFEST_COMMANDS},
@@ -284,6 +326,7 @@ static int take_manifest_option(evgen_cli *c, int opt, const char *arg)
     case OPT_QUIET: c->quiet = true; break;
     case OPT_DEPFILE: c->depfile = arg; break;
     case OPT_TESTS: c->tests = true; break;
+    case OPT_SQL: c->sql = true; break;
     case 'o': c->out_dir = arg; break;
     case 'I': add_clang_args(c, "-I", arg); break;
     case 'D': add_clang_args(c, "-D", arg); break;
@@ -384,12 +427,14 @@ static void trace_cli_init(evgen_trace_cli *t, int argc)
     memset(t, 0, sizeof *t);
     t->paths = evgen_xcalloc((size_t)argc + 1, sizeof *t->paths);
     t->clang_args = evgen_xcalloc((size_t)argc * 2 + 1, sizeof *t->clang_args);
+    t->traces = evgen_xcalloc((size_t)argc + 1, sizeof *t->traces);
 }
 
 void evgen_trace_cli_free(evgen_trace_cli *t)
 {
     free(t->paths);
     free(t->clang_args);
+    free(t->traces);
 }
 
 /* Takes a manifest option of dump or convert: 1, 0 if `opt` is not one, 2 after a usage error. */
@@ -484,5 +529,81 @@ int evgen_cli_parse_convert(int argc, char **argv, evgen_trace_cli *t)
     if (!t->out)
         return evgen_cli_usage_error("convert", t->in ? "missing the output file: evgen convert IN OUT.evtrace"
                                                       : "missing the input trace: evgen convert IN OUT.evtrace");
+    return EVGEN_CLI_RUN;
+}
+
+/* ---- export ---------------------------------------------------------------------------------- */
+
+/* Takes an option or operand of export: 1, 0 if `opt` is none of its, 2 after a usage error. */
+static int take_export_option(evgen_trace_cli *t, int opt, const char *arg)
+{
+    if (opt == 1) {
+        t->traces[t->n_traces++] = arg;
+        return 1;
+    }
+    if (opt == OPT_NO_PROGRESS) {
+        t->no_progress = true;
+        return 1;
+    }
+    if (opt >= OPT_EXPORTER) {
+        const evgen_exporter *e = evgen_exporters[opt - OPT_EXPORTER];
+        if (t->exporter)
+            return evgen_cli_usage_error("export", "--%s and --%s: one format at a time", t->exporter->name, e->name);
+        if (!arg[0])
+            return evgen_cli_usage_error("export", "option '--%s' needs a value", e->name);
+        t->exporter = e;
+        t->export_out = arg;
+        return 1;
+    }
+    return take_trace_option(t, "export", opt, arg);
+}
+
+int evgen_cli_parse_export(int argc, char **argv, evgen_trace_cli *t)
+{
+    trace_cli_init(t, argc);
+    size_t n_exporters = 0;
+    while (evgen_exporters[n_exporters])
+        n_exporters++;
+    struct option *options = evgen_xcalloc(N_TRACE_MANIFEST_OPTIONS + n_exporters + 2, sizeof *options);
+    memcpy(options, trace_manifest_options, sizeof trace_manifest_options);
+    size_t n = N_TRACE_MANIFEST_OPTIONS;
+    options[n++] = (struct option){"no-progress", no_argument, NULL, OPT_NO_PROGRESS};
+    for (size_t i = 0; i < n_exporters; i++)
+        options[n++] = (struct option){evgen_exporters[i]->name, required_argument, NULL, OPT_EXPORTER + (int)i};
+    int status = EVGEN_CLI_RUN, opt;
+    optind = 0;
+    opterr = 0;
+    while (status == EVGEN_CLI_RUN && (opt = getopt_long(argc, argv, "-:hVI:D:U:", options, NULL)) != -1) {
+        int taken = opt == '?' || opt == ':' ? 0 : take_export_option(t, opt, optarg);
+        if (taken == 0)
+            status = evgen_cli_option_error("export", opt, argv);
+        else if (taken == 2)
+            status = 2;
+    }
+    for (int i = optind; status == EVGEN_CLI_RUN && i < argc; i++)
+        take_export_option(t, 1, argv[i]);
+    free(options);
+    if (status != EVGEN_CLI_RUN || t->help || t->version) {
+        if (status == EVGEN_CLI_RUN)
+            t->help ? evgen_cli_print_help(EVGEN_CLI_EXPORT) : evgen_cli_print_version();
+        return status == EVGEN_CLI_RUN ? 0 : status;
+    }
+    if (!t->exporter) {
+        evgen_strbuf formats;
+        evgen_sb_init(&formats);
+        for (size_t i = 0; i < n_exporters; i++)
+            evgen_sb_printf(&formats, "%s--%s %s", i == 0 ? "" : i + 1 < n_exporters ? ", " : " or ",
+                            evgen_exporters[i]->name, evgen_exporters[i]->out_name);
+        char *list = evgen_sb_take(&formats);
+        status = evgen_cli_usage_error("export", "missing the format: %s", list);
+        free(list);
+        return status;
+    }
+    if (!t->n_traces)
+        return evgen_cli_usage_error("export", "missing the trace: evgen export --%s %s TRACE", t->exporter->name,
+                                     t->exporter->out_name);
+    if (t->n_traces > 1 && !t->exporter->several_traces)
+        return evgen_cli_usage_error("export", "unexpected argument '%s': --%s exports one trace", t->traces[1],
+                                     t->exporter->name);
     return EVGEN_CLI_RUN;
 }

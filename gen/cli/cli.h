@@ -13,6 +13,7 @@ typedef enum evgen_cli_command {
     EVGEN_CLI_GEN,
     EVGEN_CLI_DUMP,
     EVGEN_CLI_CONVERT,
+    EVGEN_CLI_EXPORT,
     EVGEN_CLI_N_COMMANDS
 } evgen_cli_command;
 
@@ -41,7 +42,7 @@ typedef struct evgen_cli {
     const char *traces;
     const char *from_lock;
     const char *depfile;
-    bool json, quiet, tests;
+    bool json, quiet, tests, sql;
     const char **clang_args; /* for the C compiler that reads the manifest */
     size_t n_clang_args;
     char **args;             /* argv, rewritten for getopt_long */
@@ -61,6 +62,13 @@ typedef struct evgen_trace_cli {
     size_t n_paths, n_clang_args;
     const char *in, *out; /* convert's operands */
     bool help, version;
+    /* export's: the exporter its --NAME option chose (evgen/export.h), that option's value, the
+     * traces, --no-progress */
+    const struct evgen_exporter *exporter;
+    const char *export_out;
+    const char **traces;
+    size_t n_traces;
+    bool no_progress;
 } evgen_trace_cli;
 
 struct evgen_dump_cli;
@@ -69,6 +77,8 @@ struct evgen_dump_cli;
 int evgen_cli_parse_dump(int argc, char **argv, evgen_trace_cli *t, struct evgen_dump_cli *dump);
 /* Parses `evgen convert ARGS...` (argv[0] is "convert"). Returns EVGEN_CLI_RUN or an exit status. */
 int evgen_cli_parse_convert(int argc, char **argv, evgen_trace_cli *t);
+/* Parses `evgen export ARGS...` (argv[0] is "export"). Returns EVGEN_CLI_RUN or an exit status. */
+int evgen_cli_parse_export(int argc, char **argv, evgen_trace_cli *t);
 void evgen_trace_cli_free(evgen_trace_cli *t);
 
 #endif /* EVGEN_GEN_CLI_H */

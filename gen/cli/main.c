@@ -16,6 +16,7 @@
 
 #include "evgen/convert.h"
 #include "evgen/dump_cli.h"
+#include "evgen/export.h"
 #include "evgen/reader.h"
 
 enum { EXIT_OK = 0, EXIT_ERRORS = 1, EXIT_USAGE = 2 };
@@ -82,6 +83,7 @@ static int run_gen(const evgen_cli *c, const evgen_model *model, evgen_diags *di
                                       .name = name,
                                       .quiet = c->quiet,
                                       .tests = c->tests,
+                                      .sql = c->sql,
                                       .depfile = c->depfile,
                                       .lock_path = c->lock_path,
                                       .reader_only = false};
@@ -305,6 +307,38 @@ static int run_convert(int argc, char **argv)
     return status;
 }
 
+/* `evgen export` (argv[0] is "export"): --FORMAT OUT, the traces, and the manifests as `evgen dump`
+ * takes them (with none given, evgen's own when a trace is a .nettrace file). */
+static int run_export(int argc, char **argv)
+{
+    evgen_trace_cli t;
+    int status = evgen_cli_parse_export(argc, argv, &t);
+    const evgen_reader_manifest **manifests = NULL;
+    size_t n_manifests = 0;
+    bool run = status == EVGEN_CLI_RUN;
+    if (run) {
+        const char *nettrace = NULL;
+        for (size_t i = 0; i < t.n_traces && !nettrace; i++)
+            if (evgen_is_nettrace(t.traces[i]))
+                nettrace = t.traces[i];
+        status = load_trace_manifests(&t, nettrace, &manifests, &n_manifests);
+    }
+    if (run && status == EXIT_OK) {
+        evgen_reader_options reader = {manifests, n_manifests};
+        evgen_export_options options;
+        evgen_export_options_init(&options);
+        options.progress = !t.no_progress;
+        options.reader = &reader;
+        options.also_read = t.paths;
+        options.n_also_read = t.n_paths;
+        status = evgen_export(t.exporter, t.export_out, t.traces, t.n_traces, &options, stderr) == 0 ? EXIT_OK
+                                                                                                    : EXIT_ERRORS;
+    }
+    evgen_trace_manifests_free(manifests, n_manifests);
+    evgen_trace_cli_free(&t);
+    return status;
+}
+
 /* describe, check, lock, gen (argv[0] is the command). */
 static int run_manifest_command(evgen_cli_command command, int argc, char **argv)
 {
@@ -355,5 +389,7 @@ int main(int argc, char **argv)
         return run_dump(argc - 1, argv + 1);
     if (command == EVGEN_CLI_CONVERT)
         return run_convert(argc - 1, argv + 1);
+    if (command == EVGEN_CLI_EXPORT)
+        return run_export(argc - 1, argv + 1);
     return run_manifest_command((evgen_cli_command)command, argc - 1, argv + 1);
 }

@@ -180,6 +180,9 @@ int evgen_rd_metadata_decode(evgen_reader *rd, const uint8_t *p, const uint8_t *
                              char *why, size_t why_size);
 /* Registers a decoded manifest and its events: 0, or -1 if memory ran out. */
 int evgen_rd_metadata_add(evgen_reader *rd, const rd_metadata *md);
+/* Decodes the manifests of `options` (bound: their events are the ones foreign records bind to)
+ * into the reader's events: 0, or -1 with `error` set (malloc'd). */
+int evgen_rd_load_manifests(evgen_reader *rd, const evgen_reader_options *options, char **error);
 /* Lowers a version the reader built itself rather than decoded (a .nettrace event's fields):
  * 0, or -1 if memory ran out. */
 int evgen_rd_lower(evgen_reader *rd, const evgen_trace_manifest *m, evgen_trace_version *v, rd_version *rv);

@@ -47,8 +47,9 @@ static void set_error(char **error, const char *fmt, ...)
     }
 }
 
+/* Opens with the format `ops`, or (NULL) the one whose probe claims the data. */
 static evgen_reader *open_data(const void *data, size_t size, void *map, const evgen_reader_options *options,
-                               char **error)
+                               const evgen_rd_format_ops *ops, unsigned pointer_size, char **error)
 {
     if (error)
         *error = NULL;
@@ -60,10 +61,11 @@ static evgen_reader *open_data(const void *data, size_t size, void *map, const e
     rd->data = data;
     rd->size = size;
     rd->map = map;
+    rd->header.pointer_size = (uint8_t)pointer_size;
     const evgen_rd_format_ops *const *f = evgen_rd_formats;
-    while (f[1] && !f[0]->probe(rd->data, rd->size))
+    while (!ops && f[1] && !f[0]->probe(rd->data, rd->size))
         f++;
-    rd->format_ops = *f;
+    rd->format_ops = ops ? ops : *f;
     char *why = NULL;
     if (rd->format_ops->open(rd, options, &why) != 0) {
         set_error(error, "%s", why ? why : "out of memory");
@@ -118,7 +120,7 @@ evgen_reader *evgen_reader_open_with(const char *path, const evgen_reader_option
     }
     close(fd);
     static const uint8_t empty[1];
-    evgen_reader *rd = open_data(map ? map : empty, size, map, options, error);
+    evgen_reader *rd = open_data(map ? map : empty, size, map, options, NULL, 0, error);
     if (!rd && map)
         munmap(map, size);
     return rd;
@@ -133,7 +135,45 @@ evgen_reader *evgen_reader_open_memory_with(const void *data, size_t size, const
                                             char **error)
 {
     static const uint8_t empty[1];
-    return open_data(data && size ? data : empty, data ? size : 0, NULL, options, error);
+    return open_data(data && size ? data : empty, data ? size : 0, NULL, options, NULL, 0, error);
+}
+
+/* ---- a schema: manifests without a trace ------------------------------------------------------ */
+
+static int schema_open(evgen_reader *rd, const evgen_reader_options *options, char **why)
+{
+    return evgen_rd_load_manifests(rd, options, why);
+}
+
+static void schema_rewind(evgen_reader *rd)
+{
+    (void)rd;
+}
+
+static int schema_next(evgen_reader *rd, evgen_event *event)
+{
+    (void)rd;
+    (void)event;
+    return 0;
+}
+
+static void schema_close(evgen_reader *rd)
+{
+    (void)rd;
+}
+
+static const evgen_rd_format_ops schema_format = {NULL, schema_open, schema_rewind, schema_next, schema_close};
+
+evgen_reader *evgen_reader_open_schema(const evgen_reader_options *options, unsigned pointer_size, char **error)
+{
+    static const uint8_t empty[1];
+    if (pointer_size != 4 && pointer_size != 8) {
+        if (error)
+            *error = NULL;
+        set_error(error, "pointer size %u: a trace's pointers are 4 or 8 bytes", pointer_size);
+        return NULL;
+    }
+    return open_data(empty, 0, NULL, options, &schema_format, pointer_size, error);
 }
 
 void evgen_reader_close(evgen_reader *rd)

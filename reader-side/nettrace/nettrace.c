@@ -775,7 +775,7 @@ static int open_nettrace(evgen_reader *rd, const evgen_reader_options *options, 
         objects = c.p;
     }
     rd->header.format_version = (uint16_t)nt->version;
-    if (evgen_rd_nt_load_manifests(rd, options, error) != 0)
+    if (evgen_rd_load_manifests(rd, options, error) != 0)
         return -1;
     if (nt->version >= 6)
         read_blocks(&s, objects);

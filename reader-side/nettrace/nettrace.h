@@ -123,9 +123,7 @@ extern const evgen_rd_format_ops evgen_rd_nettrace_format;
 /* .netperf (netperf.c): recognised, and refused with a message naming it. */
 extern const evgen_rd_format_ops evgen_rd_netperf_format;
 
-/* nettrace_meta.c: decodes the manifests of `options` into the reader's events (0, or -1 with
- * `error` set); and one metadata record of the trace, defining metadata id `id`. */
-int evgen_rd_nt_load_manifests(evgen_reader *rd, const evgen_reader_options *options, char **error);
+/* nettrace_meta.c: one metadata record of the trace, defining metadata id `id`. */
 typedef struct rd_nt_meta_record {
     uint32_t id;
     const char *provider; /* UTF-8, in the reader's arena */

@@ -394,29 +394,6 @@ int evgen_rd_nt_meta_v6(evgen_reader *rd, const uint8_t *p, const uint8_t *end, 
 
 /* ---- binding ---------------------------------------------------------------------------------- */
 
-int evgen_rd_nt_load_manifests(evgen_reader *rd, const evgen_reader_options *options, char **error)
-{
-    size_t n = options ? options->n_manifests : 0;
-    for (size_t i = 0; i < n; i++) {
-        const evgen_reader_manifest *m = options->manifests[i];
-        char why[256];
-        if (!m || !m->metadata) {
-            *error = evgen_rd_format("manifest %zu given to the reader is empty", i);
-            return -1;
-        }
-        rd_metadata md;
-        int rc = evgen_rd_metadata_decode(rd, m->metadata, m->metadata + m->size, 1, &md, why, sizeof why);
-        if (rc == 0 && evgen_rd_metadata_add(rd, &md) != 0)
-            rc = -2;
-        if (rc != 0) {
-            *error = evgen_rd_format("manifest %s given to the reader does not decode: %s", m->name ? m->name : "?",
-                                     rc == -2 ? "out of memory" : why);
-            return -1;
-        }
-    }
-    return 0;
-}
-
 /* The manifest event a record binds to, and its version: the newest at or below the record's. */
 static const rd_version *bound_version(const evgen_reader *rd, const rd_nt_meta_record *r)
 {

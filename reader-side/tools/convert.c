@@ -15,6 +15,7 @@
 #include "evgen/convert.h"
 #include "evgen/files.h"
 #include "evgen/wire_format.h"
+#include "progress.h"
 
 /* An events block's payload stops growing here (a single larger record gets a block of its own). */
 #define CV_BLOCK_PAYLOAD 65536u
@@ -43,6 +44,7 @@ typedef struct convert {
     int write_errno; /* the first write error */
     int oom;
     uint64_t too_large; /* the offset + 1 of an event no block can hold, or 0 */
+    evgen_progress progress; /* over both passes */
 } convert;
 
 /* ---- the file ------------------------------------------------------------------------------------ */
@@ -162,9 +164,11 @@ static int find_raw_variants(convert *cv)
 {
     evgen_event ev;
     evgen_reader_rewind(cv->rd, EVGEN_ORDER_FILE);
-    while (evgen_reader_next(cv->rd, &ev))
+    while (evgen_reader_next(cv->rd, &ev)) {
+        evgen_progress_step(&cv->progress);
         if (!fits(&ev) && evgen_cv_raw_need(&cv->plan, evgen_rd_version_of(&ev)->serial, ev.version) < 0)
             return -1;
+    }
     return 0;
 }
 
@@ -244,8 +248,10 @@ static int write_trace(convert *cv, const evgen_reader_options *options)
      * that), and a .nettrace thread's are not always in file order, since another thread can
      * write events for it (the sample profiler writes every thread's samples). */
     evgen_reader_rewind(cv->rd, EVGEN_ORDER_TIME);
-    while (!cv->oom && !cv->write_errno && !cv->too_large && evgen_reader_next(cv->rd, &ev))
+    while (!cv->oom && !cv->write_errno && !cv->too_large && evgen_reader_next(cv->rd, &ev)) {
+        evgen_progress_step(&cv->progress);
         write_event(cv, &ev);
+    }
     for (size_t i = 0; i < cv->n_threads && !cv->oom && !cv->too_large; i++)
         flush_thread(cv, &cv->threads[i]);
     if (!cv->oom && !cv->too_large)
@@ -311,7 +317,10 @@ int evgen_convert_with(const char *in, const char *out, const evgen_reader_optio
     } else {
         output.fd = -1; /* the stream's now */
         setvbuf(cv.f, NULL, _IOFBF, 1u << 20);
+        /* two passes over the events (find_raw_variants, then write_trace's) */
+        evgen_progress_init(&cv.progress, err, in, 2 * cv.rd->total_events, evgen_reader_file_size(cv.rd), 1, -1);
         int rc = write_trace(&cv, options);
+        evgen_progress_end(&cv.progress);
         if (fclose(cv.f) != 0 && !cv.write_errno)
             cv.write_errno = errno ? errno : EIO;
         if (rc != 0 || cv.write_errno) {

@@ -9,19 +9,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "convert_internal.h" /* the raw types of evgen convert */
 #include "core.h"
 #include "dump_json.h"
 #include "dump_out.h"
 #include "dump_stats.h"
+#include "progress.h"
 #include "evgen/gc_dynamic.h"
 #include "evgen/wire_bytes.h"
 #include "evgen/wire_format.h"
 #include "evgen/wire_kinds.h"
-
-#define PROGRESS_MIN_SIZE (64ull << 20)
 
 void evgen_dump_options_init(evgen_dump_options *o)
 {
@@ -646,38 +644,6 @@ static void dump_event(dumper *d, const evgen_event *ev)
 
 /* ---- the dump ----------------------------------------------------------------------------- */
 
-typedef struct progress {
-    FILE *err;
-    const char *path;
-    int on;
-    int shown; /* the percentage on screen, -1 if none */
-} progress;
-
-/* Shows the percentage `done` of `total` is; returns the count at which the next one starts. */
-static uint64_t progress_update(progress *p, uint64_t done, uint64_t total)
-{
-    int pct = total ? (int)(done * 100 / total) : 100;
-    if (pct != p->shown) {
-        p->shown = pct;
-        char bar[41];
-        int full = pct * 40 / 100;
-        for (int i = 0; i < 40; i++)
-            bar[i] = i < full ? '#' : '.';
-        bar[40] = '\0';
-        fprintf(p->err, "\r%s [%s] %3d%%", p->path, bar, pct);
-        fflush(p->err);
-    }
-    return pct >= 100 ? UINT64_MAX : ((uint64_t)(pct + 1) * total + 99) / 100;
-}
-
-static void progress_end(progress *p)
-{
-    if (p->shown >= 0) {
-        fputs("\r\033[K", p->err); /* erase the line */
-        fflush(p->err);
-    }
-}
-
 int evgen_dump(const char *path, const evgen_dump_options *options, int out_fd, FILE *err)
 {
     evgen_dump_options opt;
@@ -740,15 +706,13 @@ int evgen_dump(const char *path, const evgen_dump_options *options, int out_fd, 
         }
     }
 
-    progress pr = {err, path, 0, -1};
-    pr.on = opt.progress && rd->size >= PROGRESS_MIN_SIZE && isatty(fileno(err)) && !isatty(out_fd);
-    uint64_t n_read = 0, total = rd->total_events, next_progress = pr.on ? 0 : UINT64_MAX;
+    evgen_progress pr;
+    evgen_progress_init(&pr, err, path, rd->total_events, rd->size, opt.progress, out_fd);
     size_t thread_hint = 0;
     evgen_event ev;
     evgen_reader_rewind(rd, opt.order == EVGEN_ORDER_FILE ? EVGEN_ORDER_FILE : EVGEN_ORDER_TIME);
     while (evgen_reader_next(rd, &ev)) {
-        if (++n_read >= next_progress) /* one compare per event; the bar moves by whole percents */
-            next_progress = progress_update(&pr, n_read, total);
+        evgen_progress_step(&pr);
         if ((keep && !keep[ev.info->index]) || ev.timestamp_ns < opt.from_ns || ev.timestamp_ns > opt.to_ns)
             continue;
         if (!opt.stats) {
@@ -764,7 +728,7 @@ int evgen_dump(const char *path, const evgen_dump_options *options, int out_fd, 
             thread_hint = evgen_rd_thread_find(rd, ev.thread_id);
         by_thread[thread_hint].count++;
     }
-    progress_end(&pr);
+    evgen_progress_end(&pr);
     if (opt.stats && !d.o.error) {
         if (opt.json)
             dump_stats_json(&d.o, rd, path, by_version, by_thread);

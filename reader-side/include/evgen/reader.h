@@ -192,6 +192,11 @@ evgen_reader *evgen_reader_open_memory(const void *data, size_t size, char **err
 evgen_reader *evgen_reader_open_with(const char *path, const evgen_reader_options *options, char **error);
 evgen_reader *evgen_reader_open_memory_with(const void *data, size_t size, const evgen_reader_options *options,
                                             char **error);
+/* A reader of no trace: the events, versions, enums and structs of the manifests of `options`
+ * (decoded as a .nettrace file's are bound to them) laid out for `pointer_size`-byte pointers (4
+ * or 8), and no events to iterate. For tools that describe what traces of these manifests hold
+ * (`evgen gen --sql`). NULL with `*error` set if a manifest does not decode. */
+evgen_reader *evgen_reader_open_schema(const evgen_reader_options *options, unsigned pointer_size, char **error);
 void evgen_reader_close(evgen_reader *reader);
 
 const evgen_trace_header *evgen_reader_header(const evgen_reader *reader);
