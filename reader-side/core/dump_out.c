@@ -1,4 +1,4 @@
-/* dump_out.c — the dump's output buffer and its quoted strings (dump_out.h). */
+/* dump_out.c — the output buffer of dump and export, and its quoted strings (dump_out.h). */
 #include "dump_out.h"
 
 #include <errno.h>
