@@ -176,6 +176,8 @@ static inline void put_u64(dump_buffer *o, uint64_t v)
 
 /* A quoted string from UTF-8 bytes: invalid bytes become \xNN in text, U+FFFD in JSON. */
 void put_utf8(dump_buffer *o, const uint8_t *s, size_t n, int json);
+/* The same characters without the quotes, for a string written in pieces. */
+void put_utf8_chars(dump_buffer *o, const uint8_t *s, size_t n, int json);
 /* A quoted string from UTF-16LE units: unpaired surrogates become U+FFFD. */
 void put_utf16(dump_buffer *o, const uint8_t *s, size_t units, int json);
 /* A NUL-terminated name, as a JSON string. */
