@@ -12,8 +12,10 @@
  *   - each thread's own track: a "pause" from its GCSuspendEEBegin to its GCRestartEEEnd, holding
  *     the suspension (GCSuspendEEBegin .. GCSuspendEEEnd) and the restart (GCRestartEEBegin ..
  *     GCRestartEEEnd); a restart may also lie inside a suspension (a thread that suspended for
- *     another reason restarts the runtime while a GC takes it over) or stand alone (its suspension
- *     before the trace began).
+ *     another reason restarts the runtime while a GC takes it over) or stand alone: a background
+ *     GC's thread restarts the runtime its triggering thread suspended, and that restart's end
+ *     also ends the suspending thread's pause ("@restarted_by_thread"); or the suspension came
+ *     before the trace began.
  * An end whose begin is not open is left as an instant only; a begin whose end never comes is
  * closed, with the reason in "@closed", by the next begin that cannot nest inside it or at the end
  * of the trace. Ends never precede their begins on a track: a timestamp that goes back (events
@@ -115,6 +117,7 @@ struct pf_gc {
     pf_track gc_track;
     pf_track *threads; /* each thread's own track, by the reader's thread index */
     size_t n_threads;
+    size_t suspended;  /* the thread whose pause has its suspension over and awaits a restart, or RD_NONE */
     int defines_gcs;
     int has_last_start;
     uint32_t last_start_count;
@@ -142,6 +145,7 @@ pf_gc *pf_gc_new(const evgen_reader *rd, uint64_t gc_tid, const uint64_t *tids)
         return NULL;
     }
     gc->gc_track.tid = gc_tid;
+    gc->suspended = RD_NONE;
     for (size_t t = 0; t < gc->n_threads; t++)
         gc->threads[t].tid = tids[t];
     for (size_t s = 0; s < gc->n_versions; s++) {
@@ -225,12 +229,18 @@ static void slice_begin(pf_out *out, pf_track *t, pf_kind kind, uint32_t count, 
     jw_end(&out->jw);
 }
 
-/* Closes the innermost open slice of `t`: its "E", with "@closed": why when its end event never
- * came (NULL: it did). */
-static void slice_end(pf_out *out, pf_track *t, uint64_t ts, const char *why)
+/* Closes the innermost open slice of `t`: its "E", left open for the caller's members. */
+static void slice_end_open(pf_out *out, pf_track *t, uint64_t ts)
 {
     const pf_slice *s = &t->open[--t->depth];
     pf_event_open(out, s->name, PF_CAT_GC, "E", track_time(t, ts), t->tid);
+}
+
+/* Closes the innermost open slice of `t`, with "@closed": why when its end event never came (NULL:
+ * it did). */
+static void slice_end(pf_out *out, pf_track *t, uint64_t ts, const char *why)
+{
+    slice_end_open(out, t, ts);
     if (why) {
         jw_key(&out->jw, "args");
         jw_begin_object(&out->jw);
@@ -297,8 +307,11 @@ static void gc_end(pf_gc *gc, pf_out *out, const evgen_event *ev, const pf_versi
 
 /* ---- pauses ---------------------------------------------------------------------------------------- */
 
-static void suspend_begin(pf_out *out, pf_track *t, const evgen_event *ev, const pf_version *v)
+static void suspend_begin(pf_gc *gc, pf_out *out, size_t thread, const evgen_event *ev, const pf_version *v)
 {
+    pf_track *t = &gc->threads[thread];
+    if (gc->suspended == thread)
+        gc->suspended = RD_NONE;
     char why[96];
     while (t->depth) {
         snprintf(why, sizeof why, "no %s before the thread's next GCSuspendEEBegin", end_event[track_top(t)->kind]);
@@ -325,24 +338,51 @@ static void restart_begin(pf_out *out, pf_track *t, const evgen_event *ev)
     slice_begin(out, t, PF_SLICE_RESTART, 0, "restart EE", ev->timestamp_ns, NULL);
 }
 
-static void suspend_end(pf_out *out, pf_track *t, const evgen_event *ev)
+/* Ends the suspension; its pause now awaits a restart. */
+static void suspend_end(pf_gc *gc, pf_out *out, size_t thread, const evgen_event *ev)
 {
+    pf_track *t = &gc->threads[thread];
     const pf_slice *top = track_top(t);
-    if (top && top->kind == PF_SLICE_SUSPEND)
-        slice_end(out, t, ev->timestamp_ns, NULL);
+    if (!top || top->kind != PF_SLICE_SUSPEND)
+        return;
+    slice_end(out, t, ev->timestamp_ns, NULL);
+    top = track_top(t);
+    if (top && top->kind == PF_SLICE_PAUSE)
+        gc->suspended = thread;
 }
 
-/* Ends the restart; the pause with it once its suspension is over (else the restart was one inside
- * the suspension, and the pause goes on). */
-static void restart_end(pf_out *out, pf_track *t, const evgen_event *ev)
+/* Ends the restart, and the pause it restarts: the thread's own once its suspension is over (else
+ * the restart was one inside the suspension, and the pause goes on); for a restart that stands
+ * alone, the pause of the thread that suspended the runtime (a background GC's thread restarts the
+ * runtime its triggering thread suspended), whose "E" says by which thread. */
+static void restart_end(pf_gc *gc, pf_out *out, size_t thread, const evgen_event *ev)
 {
+    pf_track *t = &gc->threads[thread];
     const pf_slice *top = track_top(t);
     if (!top || top->kind != PF_SLICE_RESTART)
         return;
     slice_end(out, t, ev->timestamp_ns, NULL);
     top = track_top(t);
-    if (top && top->kind == PF_SLICE_PAUSE)
+    if (top && top->kind == PF_SLICE_PAUSE) {
         slice_end(out, t, ev->timestamp_ns, NULL);
+        if (gc->suspended == thread)
+            gc->suspended = RD_NONE;
+        return;
+    }
+    if (top || gc->suspended == RD_NONE || gc->suspended == thread)
+        return;
+    pf_track *s = &gc->threads[gc->suspended];
+    top = track_top(s);
+    if (top && top->kind == PF_SLICE_PAUSE) {
+        slice_end_open(out, s, ev->timestamp_ns);
+        jw_key(&out->jw, "args");
+        jw_begin_object(&out->jw);
+        jw_key(&out->jw, "@restarted_by_thread");
+        pf_u64(out, t->tid);
+        jw_end(&out->jw);
+        jw_end(&out->jw);
+    }
+    gc->suspended = RD_NONE;
 }
 
 /* ---- counters -------------------------------------------------------------------------------------- */
@@ -411,7 +451,7 @@ void pf_gc_before(pf_gc *gc, pf_out *out, const evgen_event *ev, size_t thread)
         break;
     case PF_SUSPEND_BEGIN:
         if (t)
-            suspend_begin(out, t, ev, v);
+            suspend_begin(gc, out, thread, ev, v);
         break;
     case PF_RESTART_BEGIN:
         if (t)
@@ -439,11 +479,11 @@ void pf_gc_after(pf_gc *gc, pf_out *out, const evgen_event *ev, size_t thread)
         break;
     case PF_SUSPEND_END:
         if (t)
-            suspend_end(out, t, ev);
+            suspend_end(gc, out, thread, ev);
         break;
     case PF_RESTART_END:
         if (t)
-            restart_end(out, t, ev);
+            restart_end(gc, out, thread, ev);
         break;
     case PF_HEAP_STATS:
         heap_stats(out, ev, v, tid);
