@@ -63,7 +63,8 @@ static void put_header(const evgen_export_run *run, pf_out *out)
     jw_end(w);
 }
 
-/* One "M" event: {"name":what,"ph":"M","pid":..,"tid":..,"args":{key:value}}. */
+/* One "M" event: {"name":what,"cat":"__metadata","ph":"M","pid":..,"tid":..,"args":{key:value}}
+ * (the category Chrome gives its own; some readers want every event to have one). */
 static void put_metadata(pf_out *out, const char *what, uint64_t tid, const char *key, const char *text,
                          int64_t number)
 {
@@ -71,6 +72,7 @@ static void put_metadata(pf_out *out, const char *what, uint64_t tid, const char
     jw_line_before_item(w);
     jw_begin_object(w);
     jw_key_string(w, "name", what);
+    jw_key_string(w, "cat", "__metadata");
     jw_key_string(w, "ph", "M");
     jw_key(w, "pid");
     pf_u64(out, out->pid);

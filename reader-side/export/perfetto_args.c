@@ -261,5 +261,9 @@ void pf_event_args(pf_out *out, const evgen_event *ev)
         put_raw(out, ev, end);
     jw_key(w, "@version");
     pf_u64(out, ev->layout->version);
+    if (ev->stream) { /* an event of a signal handler's nested stream (.evtrace) */
+        jw_key(w, "@stream");
+        pf_u64(out, ev->stream);
+    }
     jw_end(w);
 }
