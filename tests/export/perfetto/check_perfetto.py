@@ -3,8 +3,9 @@
 numbers parsed exactly as decimals) and checked against `evgen dump --json` of the same trace.
 
 For each trace (the real .NET traces of ../shared/reference/traces, unzipped here; the golden traces
-of tests/traces/gcevents; a trace of gcheapstats_simulate --all-events, which has background GCs
-with foreground GCs inside them):
+of tests/traces/gcevents; a trace of every event version of each manifest of tests/manifests/good,
+written by its fire_to_file program; a trace of gcheapstats_simulate --all-events, which has
+background GCs with foreground GCs inside them):
   - the document: an object with "traceEvents", "displayTimeUnit": "ns", "otherData"; every event
     has the keys its phase requires, of the right types; pid is the trace's process id;
   - process_name and thread_name metadata, one thread_name per thread of the dump;
@@ -26,7 +27,7 @@ Optionally (when node and @tracerbench/trace-model are found, see trace_model_ch
 independent consumer builds its model of each file too.
 
 usage: check_perfetto.py --evgen EXE --simulate EXE --traces DIR --golden DIR --work DIR
-                         [--node-modules DIR] [--quick]
+                         [--node-modules DIR] [--fire EXE]... [--quick]
 (--quick: without the .NET Core 3.0 trace, for the sanitizer build)."""
 
 import argparse
@@ -434,6 +435,7 @@ def main():
     ap.add_argument("--golden", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--node-modules")
+    ap.add_argument("--fire", action="append", default=[], help="a program writing a trace of a good manifest")
     ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
@@ -447,6 +449,11 @@ def main():
         raise SystemExit(f"no golden traces in {args.golden}")
     for g in goldens:
         check_trace(args, g)
+
+    for exe in args.fire:
+        trace = os.path.join(args.work, os.path.basename(exe).replace("perfetto_fire_", "") + ".evtrace")
+        run([exe, trace], expect=0)
+        check_trace(args, trace)
 
     sim = os.path.join(args.work, "simulated.evtrace")
     run([args.simulate, "--all-events", sim, "80"], expect=0)
