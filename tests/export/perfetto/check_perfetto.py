@@ -20,15 +20,16 @@ background GCs with foreground GCs inside them):
     lies inside a background GC; a pause per GCSuspendEEBegin on its thread;
   - counters: one "GC heap bytes" per GCHeapStats, each series equal to its GenerationSize field, and
     one "GC allocated bytes" per GCAllocationTick with the running totals per kind;
-then cut copies (.nettrace and .evtrace): exit status 1, the problem named, the output still a
+a hand-made .nettrace (edge_trace.c) whose every GC and pause at the edge of the rules (lost ends, a
+repeated GCStart, an orphan GCEnd, a thread id beyond 32 bits, 4-byte pointers) gives the slice it
+must; then cut copies (.nettrace and .evtrace): exit status 1, the problem named, the output still a
 whole JSON document holding every event the dump of the cut trace holds, with slices closed.
 
 Optionally (when node and @tracerbench/trace-model are found, see trace_model_check.cjs), an
 independent consumer builds its model of each file too.
 
-usage: check_perfetto.py --evgen EXE --simulate EXE --traces DIR --golden DIR --work DIR
-                         [--node-modules DIR] [--fire EXE]... [--quick]
-(--quick: without the .NET Core 3.0 trace, for the sanitizer build)."""
+usage: check_perfetto.py --evgen EXE --simulate EXE --edge EXE --traces DIR --golden DIR --work DIR
+                         [--node-modules DIR] [--fire EXE]..."""
 
 import argparse
 import collections
@@ -404,6 +405,46 @@ def check_cut(args, trace, fraction):
     return r
 
 
+def check_edge(args):
+    """The hand-made trace of edge_trace.c: each step gives the slice its comment says."""
+    trace = os.path.join(args.work, "edge.nettrace")
+    run([args.edge, trace], expect=0)
+    out = check_trace(args, trace)
+    with open(out, encoding="utf-8") as f:
+        doc = load_json(f.read())
+    slices = check_nesting("edge", doc["traceEvents"])
+    gcs = {s[1]: s for s in slices if GC_NAME.match(s[1])}
+    want = {  # name: (parent, "@closed" holds)
+        "GC #1 gen2 background": (None, None),
+        "GC #2 gen0 foreground": ("GC #1 gen2 background", None),  # its GCStart fired twice: one slice
+        "GC #3 gen0 foreground": ("GC #1 gen2 background", "before the GCEnd of GC #1"),
+        "GC #4 gen1 nonconcurrent": (None, "before the GCStart of GC #5"),
+        "GC #5 gen0 nonconcurrent": (None, "the trace ends before its GCEnd"),
+    }  # and no slice for the GCEnd of GC #9, whose GCStart is not in the trace
+    if set(gcs) != set(want):
+        fail("edge", f"GC slices {sorted(gcs)} != {sorted(want)}")
+    for name, (parent, closed) in want.items():
+        s = gcs.get(name)
+        if s and (s[5] != parent or (closed is None) != ("@closed" not in s[4]) or
+                  (closed and closed not in s[4]["@closed"])):
+            fail("edge", f"{name}: parent {s[5]!r}, args {s[4]}")
+    names = {e["args"]["name"]: e["tid"] for e in doc["traceEvents"] if e["name"] == "thread_name"}
+    big = names.get("thread 4294967301")
+    if big is None or big >= 2**32 or big == 4294967301:
+        fail("edge", f"the thread beyond 32 bits has tid {big}")
+    pauses = [s for s in slices if s[1] == "pause: SuspendForGC" and s[0][1] == 100]
+    if len(pauses) != 3 or pauses[0][4].get("@restarted_by_thread") != big or pauses[0][3] != 1400:
+        fail("edge", f"the background GC's pause is not ended by thread {big}'s restart: {pauses[:1]}")
+    if "the trace ends before its GCRestartEEEnd" not in pauses[-1][4].get("@closed", ""):
+        fail("edge", "the last pause is not closed at the end of the trace")
+    restarts = [s for s in slices if s[1] == "restart EE" and s[0][1] == big]
+    if len(restarts) != 2 or "@closed" not in restarts[1][4]:
+        fail("edge", f"thread {big}'s restarts: {restarts}")
+    tick = [e for e in doc["traceEvents"] if e["name"] == "GCAllocationTick"]
+    if len(tick) != 1 or tick[0]["args"].get("TypeID") != "0x12345678" or tick[0]["args"].get("Address") != "0x9abcdef0":
+        fail("edge", f"4-byte pointers: {tick}")
+
+
 def model_check(args, out, name, r):
     """The independent consumer, when it is there: @tracerbench/trace-model builds its model."""
     if not args.node_modules:
@@ -431,12 +472,12 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--evgen", required=True)
     ap.add_argument("--simulate", required=True)
+    ap.add_argument("--edge", required=True, help="edge_trace: writes the hand-made trace")
     ap.add_argument("--traces", required=True)
     ap.add_argument("--golden", required=True)
     ap.add_argument("--work", required=True)
     ap.add_argument("--node-modules")
     ap.add_argument("--fire", action="append", default=[], help="a program writing a trace of a good manifest")
-    ap.add_argument("--quick", action="store_true")
     args = ap.parse_args()
     shutil.rmtree(args.work, ignore_errors=True)
     os.makedirs(args.work)
@@ -450,6 +491,7 @@ def main():
     for g in goldens:
         check_trace(args, g)
 
+    check_edge(args)
     for exe in args.fire:
         trace = os.path.join(args.work, os.path.basename(exe).replace("perfetto_fire_", "") + ".evtrace")
         run([exe, trace], expect=0)
@@ -467,8 +509,6 @@ def main():
         print(f"{args.traces}: no real traces beside the checkout: skipped")
     for z in zips:
         is30 = "dotnetcore3.0" in os.path.basename(z)
-        if is30 and args.quick:
-            continue
         with zipfile.ZipFile(z) as zf:
             member = [n for n in zf.namelist() if n.endswith(".nettrace")][0]
             zf.extract(member, args.work)
