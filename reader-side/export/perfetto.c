@@ -91,14 +91,12 @@ static void put_metadata(pf_out *out, const char *what, uint64_t tid, const char
 
 /* The process (named after the trace file), each thread ("thread ID", its real id even when its
  * tid is synthetic), and the GC track, sorted first where the viewer sorts threads. */
-static void put_names(const evgen_export_run *run, pf_out *out, const uint64_t *tids, size_t n_threads,
-                      uint64_t gc_tid, int gc_track)
+static void put_names(const evgen_export_run *run, pf_out *out, const evgen_reader_thread *threads,
+                      const uint64_t *tids, size_t n_threads, uint64_t gc_tid, int gc_track)
 {
     const char *path = run->trace_paths[0], *slash = strrchr(path, '/');
     put_metadata(out, "process_name", out->pid, "name", slash ? slash + 1 : path, 0);
-    size_t n;
-    const evgen_reader_thread *threads = evgen_reader_threads(run->readers[0], &n, NULL);
-    for (size_t i = 0; i < n_threads && i < n; i++) {
+    for (size_t i = 0; i < n_threads; i++) {
         char name[48];
         snprintf(name, sizeof name, "thread %llu", (unsigned long long)threads[i].thread_id);
         put_metadata(out, "thread_name", tids[i], "name", name, 0);
@@ -141,7 +139,7 @@ static int write_perfetto(evgen_export_run *run)
     put_header(run, &out);
     jw_key(w, "traceEvents");
     jw_begin_array(w);
-    put_names(run, &out, tids, n_threads, gc_tid, pf_gc_defines_gcs(gc));
+    put_names(run, &out, threads, tids, n_threads, gc_tid, pf_gc_defines_gcs(gc));
 
     evgen_event ev;
     size_t thread = 0;
