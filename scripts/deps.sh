@@ -4,7 +4,8 @@
 #   main  what scripts/main.sh needs: build evgen, the examples, run them
 #   test  (the default) what scripts/test.sh needs besides: make for the Makefiles builds, g++ and
 #         clang with its sanitizer runtime, cmocka, json-c, pkg-config, git; the real consumers the
-#         export tests feed: babeltrace2 and its Python bindings (CTF), a PostgreSQL server (SQL)
+#         export tests feed: babeltrace2 and its Python bindings (CTF), a PostgreSQL server (SQL),
+#         and with the machine's node and npm @tracerbench/trace-model (Perfetto's JSON), in build/npm
 # Packages are installed with --no-install-recommends, so every package a step needs is named here,
 # Recommends included (make is only a Recommends of cmake, libc6-dev of gcc): scripts/fresh-debian.sh
 # proves the list on a minimal Debian root. Does nothing when all are present.
@@ -23,6 +24,8 @@ test) wanted=("${main_packages[@]}" "${test_packages[@]}") ;;
     exit 2
     ;;
 esac
+
+[[ ${1:-test} == test ]] && tests/export/perfetto/install-trace-model.sh
 
 missing=()
 for pkg in "${wanted[@]}"; do

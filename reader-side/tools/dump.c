@@ -69,23 +69,6 @@ static int64_t sign_extend(uint64_t v, unsigned size)
     return (int64_t)v;
 }
 
-static char *fmt_guid(char *w, const uint8_t *p)
-{
-    w = fmt_hex(w, evgen_wire_le32(p), 8);
-    *w++ = '-';
-    w = fmt_hex(w, evgen_wire_le16(p + 4), 4);
-    *w++ = '-';
-    w = fmt_hex(w, evgen_wire_le16(p + 6), 4);
-    *w++ = '-';
-    for (int i = 8; i < 16; i++) {
-        if (i == 10)
-            *w++ = '-';
-        *w++ = hexdigits[p[i] >> 4];
-        *w++ = hexdigits[p[i] & 15];
-    }
-    return w;
-}
-
 /* One fixed-size value of `kind` at p (its size known to fit). `name` receives the enum constant
  * of an enum value in JSON (NULL if none). */
 static void put_scalar(dumper *d, unsigned kind, const uint8_t *p, const evgen_trace_enum *en, const char **name)

@@ -1,4 +1,4 @@
-/* test_dump_json.c — the dump's one JSON writer (reader-side/tools/dump_json.h): objects and
+/* test_dump_json.c — the dump's one JSON writer (reader-side/core/dump_json.h, shared with evgen export --perfetto): objects and
  * arrays nested every way an event line nests them, empty ones, keys rendered at setup and whole
  * rendered members, escaped strings; every line it writes is parsed by json-c and its values read
  * back, so a misplaced separator fails. */
@@ -199,11 +199,50 @@ static void test_strings(void **state)
     json_object_put(lines);
 }
 
+/* Items on lines of their own (jw_line_before_item, export --perfetto's one event per line): an
+ * array of objects and an object's members, the first item included, parsed as one document and
+ * split where the writer broke the lines. */
+static void test_line_before_item(void **state)
+{
+    fixture *f = *state;
+    json_writer *w = &f->w;
+    jw_begin_object(w);
+    jw_key_u64(w, "first", 1);
+    jw_key(w, "items");
+    jw_begin_array(w);
+    for (uint64_t i = 0; i < 3; i++) {
+        jw_line_before_item(w);
+        jw_begin_object(w);
+        jw_key_u64(w, "i", i);
+        jw_end(w);
+    }
+    jw_line_before_item(w);
+    jw_u64(w, 7);
+    jw_end(w);
+    jw_line_before_item(w);
+    jw_key_string(w, "last", "x");
+    jw_end(w);
+
+    char *text = strndup(f->o.buf, (size_t)(f->o.p - f->o.buf));
+    assert_string_equal(text, "{\"first\":1,\"items\":[\n{\"i\":0},\n{\"i\":1},\n{\"i\":2},\n7],\n\"last\":\"x\"}\n");
+    enum json_tokener_error error;
+    json_object *doc = json_tokener_parse_verbose(text, &error);
+    if (!doc)
+        fail_msg("not JSON (%s): %s", json_tokener_error_desc(error), text);
+    json_object *items = member(doc, "items");
+    assert_int_equal(json_object_array_length(items), 4);
+    assert_int_equal(json_object_get_int(member(json_object_array_get_idx(items, 2), "i")), 2);
+    assert_string_equal(json_object_get_string(member(doc, "last")), "x");
+    json_object_put(doc);
+    free(text);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_nesting, setup, teardown),
         cmocka_unit_test_setup_teardown(test_strings, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_line_before_item, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

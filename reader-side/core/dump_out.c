@@ -1,4 +1,4 @@
-/* dump_out.c — the dump's output buffer and its quoted strings (dump_out.h). */
+/* dump_out.c — the output buffer of dump and export, and its quoted strings (dump_out.h). */
 #include "dump_out.h"
 
 #include <errno.h>
@@ -103,6 +103,12 @@ static char *put_codepoint(char *w, uint32_t cp)
 void put_utf8(dump_buffer *o, const uint8_t *s, size_t n, int json)
 {
     putc_(o, '"');
+    put_utf8_chars(o, s, n, json);
+    putc_(o, '"');
+}
+
+void put_utf8_chars(dump_buffer *o, const uint8_t *s, size_t n, int json)
+{
     size_t i = 0;
     while (i < n) {
         char *w = room(o, 16);
@@ -130,7 +136,6 @@ void put_utf8(dump_buffer *o, const uint8_t *s, size_t n, int json)
             i++;
         }
     }
-    putc_(o, '"');
 }
 
 void put_utf16(dump_buffer *o, const uint8_t *s, size_t units, int json)

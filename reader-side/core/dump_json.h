@@ -1,4 +1,5 @@
-/* dump_json.h — the one JSON writer of `evgen dump`: it alone places the commas and the colons, so
+/* dump_json.h — the one JSON writer of `evgen dump` (and of `evgen export --perfetto`, which is why it
+ * lives in core/): it alone places the commas and the colons, so
  * no caller can write a stray or missing separator. It keeps, per open object or array, whether
  * an item was written in it and whether it is an array. An object takes members (jw_key, then
  * exactly one value); an array takes values; every value function places the comma an array
@@ -48,6 +49,17 @@ static inline void jw_value(json_writer *w)
 {
     if (w->is_array[w->depth])
         jw_item(w);
+}
+
+/* Starts the next item of the innermost array or object on a new line (a file of one value per
+ * line, as export --perfetto writes its events): the comma it needs, then '\n'. Call it only right
+ * before writing an item (a value of an array, or jw_key), so the comma is never the last. */
+static inline void jw_line_before_item(json_writer *w)
+{
+    if (w->has_item[w->depth])
+        putc_(w->o, ',');
+    putc_(w->o, '\n');
+    w->has_item[w->depth] = 0; /* the comma is written: the item's own jw_item must not add one */
 }
 
 static inline void jw_open(json_writer *w, char bracket, int is_array)

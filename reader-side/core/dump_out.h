@@ -1,12 +1,15 @@
-/* dump_out.h — the output of `evgen dump`: one large buffer written to a file descriptor, number
- * formatting by hand (the dump's hot path), and quoted strings escaped for text or JSON. Nothing
- * here allocates per event. Not installed. */
+/* dump_out.h — the output of `evgen dump` and `evgen export --perfetto`: one large buffer written
+ * to a file descriptor, number formatting by hand (the dump's hot path), and quoted strings escaped
+ * for text or JSON. Nothing here allocates per event. In core/ so that tools/ and export/ share it.
+ * Not installed. */
 #ifndef EVGEN_READER_DUMP_OUT_H
 #define EVGEN_READER_DUMP_OUT_H
 
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+
+#include "evgen/wire_bytes.h"
 
 #define OUT_SIZE (1u << 20)
 #define ROOM 128 /* bytes one number, GUID or escape needs at most */
@@ -145,6 +148,24 @@ static inline char *fmt_hex(char *w, uint64_t v, int width)
     return w;
 }
 
+/* A GUID's 16 bytes as text: 8-4-4-4-12 hex digits, the first three groups little-endian (36 bytes). */
+static inline char *fmt_guid(char *w, const uint8_t *p)
+{
+    w = fmt_hex(w, evgen_wire_le32(p), 8);
+    *w++ = '-';
+    w = fmt_hex(w, evgen_wire_le16(p + 4), 4);
+    *w++ = '-';
+    w = fmt_hex(w, evgen_wire_le16(p + 6), 4);
+    *w++ = '-';
+    for (int i = 8; i < 16; i++) {
+        if (i == 10)
+            *w++ = '-';
+        *w++ = hexdigits[p[i] >> 4];
+        *w++ = hexdigits[p[i] & 15];
+    }
+    return w;
+}
+
 static inline void put_u64(dump_buffer *o, uint64_t v)
 {
     char *w = room(o, ROOM);
@@ -155,6 +176,8 @@ static inline void put_u64(dump_buffer *o, uint64_t v)
 
 /* A quoted string from UTF-8 bytes: invalid bytes become \xNN in text, U+FFFD in JSON. */
 void put_utf8(dump_buffer *o, const uint8_t *s, size_t n, int json);
+/* The same characters without the quotes, for a string written in pieces. */
+void put_utf8_chars(dump_buffer *o, const uint8_t *s, size_t n, int json);
 /* A quoted string from UTF-16LE units: unpaired surrogates become U+FFFD. */
 void put_utf16(dump_buffer *o, const uint8_t *s, size_t units, int json);
 /* A NUL-terminated name, as a JSON string. */
