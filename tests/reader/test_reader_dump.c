@@ -2,7 +2,7 @@
  * value of every event version in text and JSON; exact lines with enum names and escaped
  * strings; --event, --from, --to, --order; --stats in text and JSON; problems on stderr with their
  * offsets and exit status 1 after everything readable; files that cannot be read; usage errors;
- * a progress bar on a terminal only, never on a pipe. */
+ * a progress bar on a terminal only, never on a pipe (and the same bar of convert and export). */
 #define _XOPEN_SOURCE 700 /* posix_openpt */
 #include <errno.h>
 #include <fcntl.h>
@@ -685,8 +685,8 @@ static size_t fire_big(void)
     return n;
 }
 
-/* Runs `evgen dump --stats PATH` with stderr on a new pseudo-terminal; returns what it shows. */
-static char *run_on_terminal(const char *path, int *status)
+/* Runs evgen with `argv` (argv[0] evgen) with stderr on a new pseudo-terminal; returns what it shows. */
+static char *run_on_terminal(const char *const *argv, int *status)
 {
     int master = posix_openpt(O_RDWR | O_NOCTTY);
     if (master < 0)
@@ -701,7 +701,6 @@ static char *run_on_terminal(const char *path, int *status)
     posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
     posix_spawn_file_actions_adddup2(&fa, slave, 2);
     posix_spawn_file_actions_addclose(&fa, master);
-    const char *argv[] = {EVGEN_EXE, "dump", "--stats", path, NULL};
     pid_t pid;
     assert_int_equal(posix_spawn(&pid, EVGEN_EXE, &fa, NULL, (char *const *)argv, environ), 0);
     posix_spawn_file_actions_destroy(&fa);
@@ -745,17 +744,28 @@ static void test_progress_bar_on_a_terminal_only(void **state)
     free(out);
     free(err);
 
-    /* On a terminal: the bar moves to 100 % and is erased. */
-    int status;
-    char *shown = run_on_terminal(path, &status);
-    if (!shown) {
-        free(path);
-        skip(); /* the pipe half passed; the terminal half needs a pseudo-terminal */
+    /* On a terminal: the bar moves to 100 % and is erased; the same for convert (two passes over
+     * the events) and export. */
+    char *converted = evgen_test_format("%s/converted.evtrace", f->dir);
+    char *exported = evgen_test_format("%s/exported.json", f->dir);
+    const char *const commands[][6] = {
+        {EVGEN_EXE, "dump", "--stats", path, NULL},
+        {EVGEN_EXE, "convert", path, converted, NULL},
+        {EVGEN_EXE, "export", "--perfetto", exported, path, NULL},
+    };
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        int status;
+        char *shown = run_on_terminal(commands[i], &status);
+        if (!shown) {
+            free(path);
+            skip(); /* the pipe half passed; the terminal half needs a pseudo-terminal */
+        }
+        if (status != 0 || !strstr(shown, "100%") || !strstr(shown, " 50%") || !strstr(shown, "\r\033[K"))
+            fail_msg("evgen %s: status %d, no progress bar on the terminal: '%s'", commands[i][1], status, shown);
+        free(shown);
     }
-    assert_int_equal(status, 0);
-    if (!strstr(shown, "100%") || !strstr(shown, " 50%") || !strstr(shown, "\r\033[K"))
-        fail_msg("no progress bar on the terminal: '%s'", shown);
-    free(shown);
+    free(exported);
+    free(converted);
     free(path);
 }
 
