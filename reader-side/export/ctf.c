@@ -110,8 +110,9 @@ static int write_ctf(evgen_export_run *run)
     int64_t offset_s;
     uint64_t offset;
     if (ctf_clock_offset(h, &offset_s, &offset) != 0) {
-        evgen_export_error(run, "the trace's clock (start_ticks %" PRIu64 " at %" PRIu64 " Hz) is more than 2^63 "
-                           "seconds from the Unix epoch: no CTF clock offset holds it", h->start_ticks, h->clock_frequency);
+        evgen_export_error(run, "the trace's clock (start_ticks %" PRIu64 " at %" PRIu64 " Hz, start_unix_ns %" PRIu64
+                           ") starts more than 292 years from the Unix epoch: no CTF clock offset holds it",
+                           h->start_ticks, h->clock_frequency, h->start_unix_ns);
         return -1;
     }
     uint8_t uuid[16];
@@ -123,6 +124,7 @@ static int write_ctf(evgen_export_run *run)
     x.off = calloc(max_fields + 1, sizeof *x.off);
     x.size = calloc(max_fields + 1, sizeof *x.size);
     ctf_streams_init(&x.streams, run, uuid);
+    x.streams.max_ticks = ctf_clock_max_ticks(h, offset_s);
     int rc = -1;
     if (!x.off || !x.size || ctf_classes_init(&x.classes, x.rd) != 0) {
         evgen_export_error(run, "out of memory");
@@ -135,6 +137,10 @@ static int write_ctf(evgen_export_run *run)
             goto done;
     if (ctf_streams_finish(&x.streams, x.rd) != 0 || write_metadata(&x, offset_s, offset, uuid) != 0)
         goto done;
+    if (x.streams.beyond)
+        fprintf(run->err, "%s: note: %" PRIu64 " events written at %" PRIu64 " ticks, the latest time a CTF clock "
+                "of this trace holds (their timestamps were later: corrupt?)\n", run->out, x.streams.beyond,
+                x.streams.max_ticks);
     if (x.streams.clamped)
         fprintf(run->err, "%s: note: %" PRIu64 " events written at the time of the event before them in their "
                 "thread (the trace's clock went back; CTF streams never do)\n", run->out, x.streams.clamped);

@@ -129,7 +129,9 @@ typedef struct ctf_streams {
     size_t *hash; /* open addressing on (thread, nested): index + 1, 0 empty */
     size_t hash_cap;
     uint64_t next_instance; /* for nested streams, after the threads' numbers */
+    uint64_t max_ticks;     /* the latest timestamp babeltrace2 holds (ctf_clock_max_ticks) */
     uint64_t clamped;       /* events written at their predecessor's time (the thread's clock went back) */
+    uint64_t beyond;        /* events written at max_ticks (their timestamp was past it) */
 } ctf_streams;
 
 void ctf_streams_init(ctf_streams *s, evgen_export_run *run, const uint8_t uuid[16]);
@@ -151,8 +153,11 @@ void ctf_streams_free(ctf_streams *s);
 /* The clock class's offset from the Unix epoch, so that `ticks` are at start_unix_ns +
  * (ticks - start_ticks) * 1e9 / frequency: offset_s seconds (negative when start_ticks is more
  * seconds than the epoch is behind start_unix_ns) plus offset cycles, 0 <= offset < frequency.
- * 0, or -1 if it does not fit (offset_s beyond 64 bits). */
+ * 0, or -1 if babeltrace2 could not hold it (offset_s * 1e9 beyond 64 signed bits: 292 years). */
 int ctf_clock_offset(const evgen_trace_header *h, int64_t *offset_s, uint64_t *offset);
+/* The latest timestamp babeltrace2 converts to nanoseconds from the origin with that offset (the
+ * sum in 64 signed bits, about the year 2262), a second or two to spare. */
+uint64_t ctf_clock_max_ticks(const evgen_trace_header *h, int64_t offset_s);
 
 typedef struct ctf_metadata_in {
     const evgen_reader *rd;

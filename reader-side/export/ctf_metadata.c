@@ -21,7 +21,7 @@ int ctf_clock_offset(const evgen_trace_header *h, int64_t *offset_s, uint64_t *o
     uint64_t S = h->start_unix_ns / billion, N = h->start_unix_ns % billion;
     uint64_t T = h->start_ticks / f, R = h->start_ticks % f;
     uint64_t cycles = N * (f / billion) + (N * (f % billion) + billion / 2) / billion;
-    if (T > (uint64_t)INT64_MAX)
+    if (T > (uint64_t)INT64_MAX / 2)
         return -1;
     int64_t seconds = (int64_t)S - (int64_t)T; /* S < 2^35: no overflow */
     if (cycles >= f) {
@@ -36,9 +36,22 @@ int ctf_clock_offset(const evgen_trace_header *h, int64_t *offset_s, uint64_t *o
         cycles = cycles + (f - R);
         seconds--;
     }
+    /* babeltrace2 turns offset_s into nanoseconds from the origin in 64 bits, with a second to spare. */
+    if (seconds <= INT64_MIN / (int64_t)billion - 1 || seconds >= INT64_MAX / (int64_t)billion - 1)
+        return -1;
     *offset_s = seconds;
     *offset = cycles;
     return 0;
+}
+
+uint64_t ctf_clock_max_ticks(const evgen_trace_header *h, int64_t offset_s)
+{
+    /* babeltrace2 adds a timestamp's nanoseconds to the offset's in 64 signed bits: what is left
+     * above the offset, less a second for its rounding and the offset's cycles, in ticks. */
+    const uint64_t billion = 1000000000u, f = h->clock_frequency;
+    uint64_t room = (uint64_t)INT64_MAX - (offset_s > 0 ? (uint64_t)offset_s * billion : 0);
+    uint64_t seconds = room / billion - 2;
+    return seconds > UINT64_MAX / f ? UINT64_MAX : seconds * f;
 }
 
 static const char *clock_name(uint8_t kind)

@@ -14,6 +14,7 @@ void ctf_streams_init(ctf_streams *s, evgen_export_run *run, const uint8_t uuid[
 {
     memset(s, 0, sizeof *s);
     s->run = run;
+    s->max_ticks = UINT64_MAX;
     memcpy(s->uuid, uuid, 16);
 }
 
@@ -145,6 +146,10 @@ int ctf_stream_event(ctf_streams *s, ctf_stream *st, uint32_t id, uint64_t ticks
     if (st->events && st->body.len + CTF_EVENT_HEADER_SIZE + n > CTF_PACKET_LIMIT - head &&
         write_packet(s, st, 0) != 0)
         return -1;
+    if (ticks > s->max_ticks) { /* a time babeltrace2 cannot hold (a corrupt timestamp) */
+        ticks = s->max_ticks;
+        s->beyond++;
+    }
     /* A stream's timestamps never go back (babeltrace2 refuses it): an event the thread's clock put
      * before its predecessor is written at its predecessor's time. */
     if ((st->packets || st->events) && ticks < st->last) {
@@ -183,7 +188,7 @@ int ctf_streams_finish(ctf_streams *s, const evgen_reader *rd)
             return -1;
         }
         if (!st->packets && !st->events) /* no event: its packets at the trace's start */
-            st->last = rd->header.start_ticks;
+            st->last = rd->header.start_ticks < s->max_ticks ? rd->header.start_ticks : s->max_ticks;
         st->discarded = lost;
     }
     for (size_t i = 0; i < s->n; i++) {
