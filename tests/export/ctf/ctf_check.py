@@ -3,7 +3,7 @@
 python3-bt2): each trace is exported, read back with bt2.TraceCollectionMessageIterator and compared
 with `evgen dump --json` of the same trace, event by event, field by field (docs/export-ctf.md).
 
-usage: ctf_check.py EVGEN WORKDIR [--status N] [--cli] [--min-packets N] TRACE|DIR...
+usage: ctf_check.py EVGEN WORKDIR [--status N] [--cli] [--min-packets N] [--levels MANIFEST]... TRACE|DIR...
 
 For each TRACE: the export's exit status is N (default 0; 1 for a damaged trace, whose readable part
 is exported), and so is dump's; then per thread (and nesting stream) the same events in the same
@@ -13,7 +13,8 @@ name, "_raw" when dump shows a raw tail, "_truncated_<Field>" for a cut payload)
 text, arrays, struct members, raw bytes), the timestamp within one clock tick of dump's, and the
 thread's lost events reported by babeltrace2 as discarded. --cli: also the babeltrace2 command
 reads the export, exit status 0, one line per event. --min-packets: the export holds at least one
-stream of that many packets, and no packet over 64 KiB but one holding a single event.
+stream of that many packets, and no packet over 64 KiB but one holding a single event. --levels:
+the event classes of MANIFEST's events have the log level of the version's level.
 
 A DIR stands for every .evtrace and .nettrace file in it. Exit status 0 (all checked), 1 (a
 difference, printed), 77 (skipped: bt2 is not installed, or a trace is not there)."""
@@ -233,7 +234,21 @@ def shown_as(d, ctf_name):
     return base, fields, None
 
 
-def check_trace(evgen, work, trace, status, cli, min_packets):
+# ETW levels as babeltrace2's log levels (docs/export-ctf.md, "Event classes").
+LOG_LEVELS = {1: 2, 2: 3, 3: 4, 4: 6, 5: 14}
+
+
+def manifest_levels(evgen, manifest):
+    """(provider, event, version) -> level, from `evgen describe --json MANIFEST`."""
+    argv = [evgen, "describe", "--json", manifest]
+    include = os.path.join(os.path.dirname(manifest), "include")
+    if os.path.isdir(include):
+        argv += ["-I", include]
+    d = json.loads(run(argv, 0).stdout)
+    return {(e["provider"], e["name"], v["version"]): v["level"] for e in d["events"] for v in e["versions"]}
+
+
+def check_trace(evgen, work, trace, status, cli, min_packets, levels):
     out = os.path.join(work, "ctf")
     shutil.rmtree(out, ignore_errors=True)
     run([evgen, "export", "--ctf", out, trace], status)
@@ -264,6 +279,9 @@ def check_trace(evgen, work, trace, status, cli, min_packets):
             name, fields, raw = shown_as(d, ev.name)
             if ev.name not in (name, "%s:%s" % (d["provider"], name)):
                 raise Mismatch("%s: named %r, dump %r of %r" % (where, ev.name, name, d["provider"]))
+            level = levels.get((d["provider"], d["event"], d["version"]))
+            if level is not None and ev.cls.log_level != LOG_LEVELS.get(level):
+                raise Mismatch("%s: log level %r, the manifest's level %d" % (where, ev.cls.log_level, level))
             if key[1] == 0 and ev.stream.id != thread_index[key[0]]:
                 raise Mismatch("%s: stream instance %d, the thread's number is %d" % (where, ev.stream.id,
                                                                                      thread_index[key[0]]))
@@ -310,10 +328,12 @@ def main(argv):
         print(__doc__)
         return 2
     evgen, work, rest = argv[1], argv[2], argv[3:]
-    status, cli, min_packets, traces = 0, False, 0, []
+    status, cli, min_packets, traces, levels = 0, False, 0, [], {}
     while rest:
         a = rest.pop(0)
-        if a == "--status":
+        if a == "--levels":
+            levels.update(manifest_levels(evgen, rest.pop(0)))
+        elif a == "--status":
             status = int(rest.pop(0))
         elif a == "--cli":
             cli = True
@@ -335,7 +355,7 @@ def main(argv):
     failed = 0
     for trace in traces:
         try:
-            check_trace(evgen, work, trace, status, cli, min_packets)
+            check_trace(evgen, work, trace, status, cli, min_packets, levels)
         except Mismatch as e:
             print("%s: %s" % (trace, e))
             failed = 1
