@@ -295,15 +295,20 @@ def check_trace(evgen, work, trace, status, cli, min_packets, levels):
                 continue
             compare_members(payload, fields, where, d.get("names"), raw)
 
-    for i, t in enumerate(stats["threads"]):
-        lost = max(t["dropped"], t.get("dropped_end", 0)) + t.get("too_big_end", 0)
-        got = discarded.get(i, 0)
-        if got != lost:
+    # Lost events: discarded in the stream of the thread (its packets' thread_id), nested level 0.
+    reported = {}
+    for instance, count in discarded.items():
+        thread, nested = stream_of_instance[instance]
+        if nested != 0 or instance != thread_index.get(thread):
+            raise Mismatch("%d discarded events in stream %d (thread %d, stream %d): not the thread's own" %
+                           (count, instance, thread, nested))
+        reported[thread] = reported.get(thread, 0) + count
+    lost = {t["thread"]: max(t["dropped"], t.get("dropped_end", 0)) + t.get("too_big_end", 0)
+            for t in stats["threads"]}
+    for thread in set(lost) | set(reported):
+        if reported.get(thread, 0) != lost.get(thread, 0):
             raise Mismatch("thread %d: babeltrace2 reports %d discarded events, the reader %d lost" %
-                           (t["thread"], got, lost))
-    if sum(discarded.values()) != sum(max(t["dropped"], t.get("dropped_end", 0)) + t.get("too_big_end", 0)
-                                      for t in stats["threads"]):
-        raise Mismatch("discarded events %r in streams that are no thread's" % discarded)
+                           (thread, reported.get(thread, 0), lost.get(thread, 0)))
 
     for instance, size, n_events in packets:
         if size > PACKET_LIMIT and n_events != 1:
