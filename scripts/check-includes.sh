@@ -50,8 +50,8 @@ layer reader-side/core      4
 layer reader-side/evtrace   5
 layer reader-side/nettrace  5
 layer reader-side/tools     6
-layer reader-side/export    6
-layer reader-side           7
+layer reader-side/export    7
+layer reader-side           8
 layer compat                8
 layer gen/model             10
 layer gen/frontend          11

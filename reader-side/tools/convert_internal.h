@@ -22,6 +22,15 @@ extern const evgen_trace_field evgen_cv_raw_fields[2];
  * raw fields)? dump prints its payload as a .nettrace dump prints an undecoded one. */
 int evgen_cv_is_raw_type(const evgen_trace_version *v, const evgen_trace_event_info *info);
 
+/* evgen convert writes a bound event whose payload does not fit the fixed size of the version
+ * it was read with (a newer runtime's version with more fields) as a raw type under the provider
+ * "<provider> (raw)". The version it was read with is the bound event of the same name and id under
+ * <provider>, the newest version at or below the raw one's whose fields all have a fixed size: the
+ * tools that show events (dump, export) decode the payload with it and show only the tail as raw,
+ * as they do for the .nettrace input. Its serial + 1, or 0 when there is none (an unbound event's
+ * raw type). */
+uint32_t evgen_cv_raw_bound(const evgen_reader *rd, const rd_version *raw);
+
 /* A raw variant: the version of serial `serial` at the trace's version number `version`, for the
  * events of it whose payload does not fit its fixed-size layout. */
 typedef struct cv_raw {

@@ -53,6 +53,28 @@ int evgen_cv_is_raw_type(const evgen_trace_version *v, const evgen_trace_event_i
     return 1;
 }
 
+uint32_t evgen_cv_raw_bound(const evgen_reader *rd, const rd_version *raw)
+{
+    static const char suffix[] = " (raw)";
+    const evgen_trace_event_info *ri = raw->info;
+    size_t len = strlen(ri->provider), slen = sizeof suffix - 1;
+    if (len <= slen || strcmp(ri->provider + len - slen, suffix) != 0)
+        return 0;
+    const rd_version *best = NULL;
+    for (size_t s = 0; s < rd->n_versions; s++) {
+        const rd_version *v = rd->versions[s];
+        const evgen_trace_event_info *vi = v->info;
+        if (vi->id != ri->id || strcmp(vi->name, ri->name) != 0 ||
+            strncmp(vi->provider, ri->provider, len - slen) != 0 || vi->provider[len - slen] != '\0' ||
+            v->pub->version > raw->pub->version || (best && best->pub->version >= v->pub->version) ||
+            evgen_cv_is_raw_type(v->pub, vi))
+            continue;
+        if (v->pub->fixed_size >= 0) /* every field of a fixed size */
+            best = v;
+    }
+    return best ? best->serial + 1 : 0;
+}
+
 long evgen_cv_raw_need(cv_plan *plan, uint32_t serial, uint32_t version)
 {
     size_t last = 0; /* the serial's last raw variant + 1 */

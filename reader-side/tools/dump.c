@@ -302,33 +302,6 @@ static int prepare_version(dumper *d, const rd_version *v)
     return 0;
 }
 
-/* evgen convert writes a bound event whose payload does not fit the fixed size of the version
- * it was read with (a newer runtime's version with more fields) as a raw type under the provider
- * "<provider> (raw)" (docs/convert.md). The version it was read with is the bound event of the
- * same name and id under <provider>, the newest version at or below the raw one's, whose fields
- * all have a fixed size: dump decodes the fields with it and prints only the tail as raw, as a
- * dump of the .nettrace did. Its serial + 1, or 0 when there is none (an unbound event's raw type). */
-static uint32_t raw_bound_version(const dumper *d, const rd_version *raw)
-{
-    static const char suffix[] = " (raw)";
-    const evgen_trace_event_info *ri = raw->info;
-    size_t len = strlen(ri->provider), slen = sizeof suffix - 1;
-    if (len <= slen || strcmp(ri->provider + len - slen, suffix) != 0)
-        return 0;
-    const rd_version *best = NULL;
-    for (size_t s = 0; s < d->rd->n_versions; s++) {
-        const rd_version *v = d->rd->versions[s];
-        const evgen_trace_event_info *vi = v->info;
-        if (d->raw_type[s] || vi->id != ri->id || strcmp(vi->name, ri->name) != 0 ||
-            strncmp(vi->provider, ri->provider, len - slen) != 0 || vi->provider[len - slen] != '\0' ||
-            v->pub->version > raw->pub->version || (best && best->pub->version >= v->pub->version))
-            continue;
-        if (v->pub->fixed_size >= 0) /* every field of a fixed size */
-            best = v;
-    }
-    return best ? best->serial + 1 : 0;
-}
-
 /* CoreCLR's GCDynamicEvent carries a named payload (Name, Data) that evgen/gc_dynamic.h decodes:
  * the indexes of its Name (UTF-16) and Data (byte array) fields + 1, 16 bits each, or 0. */
 static uint32_t dynamic_fields(const rd_version *v)
@@ -381,7 +354,7 @@ static int prepare(dumper *d)
             return -1;
     for (size_t s = 0; s < n; s++) {
         if (d->raw_type[s])
-            d->raw_bound[s] = raw_bound_version(d, d->rd->versions[s]);
+            d->raw_bound[s] = evgen_cv_raw_bound(d->rd, d->rd->versions[s]);
         d->dynamic[s] = dynamic_fields(d->rd->versions[s]);
     }
     return 0;
