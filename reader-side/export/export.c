@@ -178,9 +178,17 @@ static void dir_output_discard(dir_output *o)
     o->tmp = NULL;
 }
 
-/* Renames the temporary directory to `out` (the empty directory it replaces removed first). */
+/* Renames the temporary directory to `out` (the empty directory it replaces removed first), with the
+ * permissions a new directory gets (mkdtemp made it 0700). */
 static int dir_output_commit(dir_output *o, const char *out, char *why, size_t why_size)
 {
+    mode_t mask = umask(0);
+    umask(mask);
+    if (chmod(o->tmp, 0777 & ~mask) != 0) {
+        snprintf(why, why_size, "cannot set the permissions of %s: %s", o->tmp, strerror(errno));
+        dir_output_discard(o);
+        return -1;
+    }
     if (o->replaces && rmdir(out) != 0) {
         snprintf(why, why_size, "cannot replace the empty directory: %s", strerror(errno));
         dir_output_discard(o);

@@ -142,6 +142,11 @@ static void test_directory_output(void **state)
     free(text);
     free(expected);
     assert_int_equal(count_entries(tmp), 1); /* no temporary directory left beside it */
+    struct stat st;
+    assert_int_equal(stat(out, &st), 0);
+    mode_t mask = umask(0);
+    umask(mask);
+    assert_int_equal(st.st_mode & 0777, 0777 & ~mask); /* a new directory's, not mkdtemp's 0700 */
 
     /* not empty: refused before anything is read, left as it was */
     assert_int_equal(export(&dir_exporter, out, traces, 1, &msg), 1);
