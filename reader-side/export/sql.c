@@ -570,11 +570,10 @@ static void copy_line(sql_text *t, const char *table, const char *into, const co
 static void lookup_lines(sql_text *t, const char *table, const char *const *names, size_t n)
 {
     column_list c = {(const char **)names, n};
-    sql_text_printf(t, "CREATE TEMP TABLE \"evgen_load_%s\" (LIKE \"%s\") ON COMMIT DROP;\n", table, table);
-    char into[SQL_IDENT_MAX + 16];
-    snprintf(into, sizeof into, "evgen_load_%s", table);
-    copy_line(t, table, into, &c);
-    sql_text_printf(t, "INSERT INTO \"%s\" SELECT * FROM \"evgen_load_%s\" ON CONFLICT DO NOTHING;\n", table, table);
+    sql_text_printf(t, "CREATE TEMP TABLE \"evgen_load\" (LIKE \"%s\");\n", table);
+    copy_line(t, table, "evgen_load", &c);
+    sql_text_printf(t, "INSERT INTO \"%s\" SELECT * FROM \"evgen_load\" ON CONFLICT DO NOTHING;\n"
+                       "DROP TABLE \"evgen_load\";\n", table);
 }
 
 static int write_load_script(sql_writer *w)

@@ -327,5 +327,5 @@ void sql_csv_time(sql_text *t, sql_time_cache *cache, uint64_t unix_ns)
         cache->valid = 1;
     }
     sql_text_puts(t, cache->text);
-    sql_text_printf(t, ".%06u+00", (unsigned)micro);
+    sql_text_printf(t, ".%06u+00:00", (unsigned)micro);
 }

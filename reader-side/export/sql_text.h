@@ -60,7 +60,7 @@ void sql_csv_guid(sql_text *t, const uint8_t *p);
 /* Enough digits to read back the same float (%.9g) or double (%.17g); NaN, Infinity, -Infinity. */
 void sql_csv_float(sql_text *t, double v, int single);
 
-/* A timestamptz in UTC with microseconds, 2019-06-15 10:21:07.123456+00 (the nanoseconds below a
+/* A timestamptz in UTC with microseconds, 2019-06-15 10:21:07.123456+00:00 (the nanoseconds below a
  * microsecond dropped). `cache` keeps the last second's rendering: zero it before first use. */
 typedef struct sql_time_cache {
     int64_t second;

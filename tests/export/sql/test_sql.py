@@ -4,7 +4,8 @@ throwaway PostgreSQL server (initdb in a temporary directory, a Unix socket only
 unprivileged user, always stopped at the end) loads what they write, and
 
 - `evgen gen --sql` of manifest/gcevents.h and of every good manifest of tests/manifests/good is
-  byte for byte the schema.sql of an export of their golden traces, and PostgreSQL runs it;
+  byte for byte the schema.sql of an export of their golden traces, and PostgreSQL runs it (and the
+  DDL of `evgen gen --from-lock --sql`), then loads the export into what it made;
 - every row of every table equals what `evgen dump --json` prints of the same event (values of
   every kind, arrays in child tables, raw tails), and every column the event's version lacks is
   NULL (golden traces hold every version);
@@ -409,6 +410,24 @@ def check_manifest(pg, evgen, manifest, goldens, work, db):
           % (name, len(goldens), n))
 
 
+def check_from_lock(pg, evgen, source, work, goldens):
+    """`evgen gen --from-lock LOCK --sql`: the schema of what the lock froze (a lock records no enum
+    constants: no enum tables), which PostgreSQL runs and an export of the golden traces loads into."""
+    out = os.path.join(work, "from-lock")
+    os.makedirs(out)
+    r = run([evgen, "gen", "--from-lock", os.path.join(source, "manifest/gcevents.lock"), "-o", out, "--name",
+             "gcevents", "--sql"])
+    ddl = os.path.join(out, "gcevents.sql")
+    if not check(r.returncode == 0 and os.path.exists(ddl), "evgen gen --from-lock --sql: %s" % r.stderr):
+        return
+    pg.create("from_lock")
+    status, _, err = pg.psql("from_lock", "-f", ddl)
+    check(status == 0, "PostgreSQL refuses evgen gen --from-lock --sql's DDL: " + err)
+    status, err, _ = load(pg, "from_lock", os.path.join(work, "gcevents", "export"))
+    if check(status == 0, "load.sql into the database gen --from-lock --sql made: " + err):
+        print("ok gen --from-lock --sql: PostgreSQL runs it, and the golden traces' export loads into it")
+
+
 def check_good_manifests(pg, evgen, source, work):
     """Every language feature (tests/manifests/good): golden traces from `evgen lock --traces`."""
     for i, manifest in enumerate(sorted(glob.glob(os.path.join(source, "tests/manifests/good/*.h")))):
@@ -547,6 +566,7 @@ def main():
         goldens = sorted(glob.glob(os.path.join(args.source_dir, "tests/traces/gcevents/*.evtrace")))
         check_manifest(pg, args.evgen, os.path.join(args.source_dir, "manifest/gcevents.h"), goldens,
                        os.path.join(work, "gcevents"), "gcevents")
+        check_from_lock(pg, args.evgen, args.source_dir, work, goldens)
         check_good_manifests(pg, args.evgen, args.source_dir, work)
         real = check_fleet(pg, args, work, goldens)
         check_cut(pg, args, work, goldens[0] if args.quick or not real else real)
