@@ -50,6 +50,7 @@ layer reader-side/core      4
 layer reader-side/evtrace   5
 layer reader-side/nettrace  5
 layer reader-side/tools     6
+layer reader-side/export    6
 layer reader-side           7
 layer compat                8
 layer gen/model             10
@@ -65,6 +66,7 @@ root  reader-side/core
 root  reader-side/evtrace
 root  reader-side/nettrace
 root  reader-side/tools
+root  reader-side/export
 root  compat/include
 root  compat/golden
 root  gen

@@ -16,7 +16,7 @@
 
 #define GCEVENTS EVGEN_SOURCE_DIR "/manifest/gcevents.h"
 
-static const char *const commands[] = {"describe", "check", "lock", "gen", "dump", "convert"};
+static const char *const commands[] = {"describe", "check", "lock", "gen", "dump", "convert", "export"};
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
 
 /* Runs evgen with up to 6 arguments (NULL ends them). */

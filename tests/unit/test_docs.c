@@ -39,7 +39,8 @@ static void test_every_command_and_option_is_documented(void **state)
     char *usage = NULL;
     assert_int_equal(evgen_test_run(argv, NULL, &usage, NULL), 0);
     static const char *const docs[] = {"/docs/manifest.md", "/docs/lockfile.md", "/docs/describe-json.md",
-                                       "/docs/diagnostics.md", "/docs/codegen.md", "/docs/dump.md", "/README.md"};
+                                       "/docs/diagnostics.md", "/docs/codegen.md", "/docs/dump.md", "/docs/export.md",
+                                       "/README.md"};
     size_t all_len = 0;
     char *all = calloc(1, 1);
     for (size_t i = 0; i < sizeof docs / sizeof docs[0]; i++) {
