@@ -242,9 +242,16 @@ static int put_event(sql_writer *w, size_t trace, uint64_t trace_id, uint64_t se
                      uint64_t start_unix_ns)
 {
     const sql_reader_map *map = &w->schema.maps[trace];
+    uint32_t serial = evgen_rd_version_of(ev)->serial;
+    if (ev->info->index >= map->n_events || serial >= map->n_serials) { /* the reader defines all at open */
+        evgen_export_error(w->run, "%s: event %s defined after the trace was opened", w->run->trace_paths[trace],
+                           ev->info->name);
+        w->failed = 1;
+        return -1;
+    }
     uint32_t ti = map->table_of_event[ev->info->index];
     const sql_table *table = &w->schema.tables[ti];
-    const uint32_t *slot_of = map->slot_of_field[evgen_rd_version_of(ev)->serial];
+    const uint32_t *slot_of = map->slot_of_field[serial];
     csv_file *f = &w->table_files[ti];
     sql_text *t = &f->rows;
 

@@ -551,6 +551,7 @@ static int build(builder *b)
         map->slot_of_field = calloc(rd->n_versions + 1, sizeof *map->slot_of_field);
         if (!map->table_of_event || !map->slot_of_field)
             return -1;
+        map->n_events = rd->n_events;
         map->n_serials = rd->n_versions;
         for (size_t e = 0; e < rd->n_events; e++)
             b->defs[b->n_defs++] = (event_def){r, rd->events[e]};

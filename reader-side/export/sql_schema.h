@@ -82,6 +82,7 @@ typedef struct sql_enum {
 /* Where a reader's events go: by event index, its table; by version serial, each field's slot. */
 typedef struct sql_reader_map {
     uint32_t *table_of_event;
+    size_t n_events;
     uint32_t **slot_of_field; /* [serial][field] */
     size_t n_serials;
 } sql_reader_map;

@@ -11,9 +11,9 @@ unprivileged user, always stopped at the end) loads what they write, and
   NULL (golden traces hold every version);
 - the golden traces and the real .NET Core 3.0 trace given twice (two trace ids) load with
   `psql -f load.sql`; the tables count what `evgen dump --stats` counts, per event version;
-- tests/export/sql/gc_report.sql reproduces examples/gclog on the same traces: the GCs of each
-  trace, each blocking GC's pause and the longest one (to 0.001 ms), the peak size of each
-  generation after a GC;
+- tests/export/sql/gc_report.sql, which docs/fleet.md quotes whole, reproduces examples/gclog on
+  the same traces: the GCs of each trace, each blocking GC's pause and the longest one (to 0.001
+  ms), the peak size of each generation after a GC;
 - an export loaded twice is refused whole (traces.trace_id), and a cut trace exports what is
   readable, exits 1 naming the problem, and loads.
 
@@ -486,6 +486,8 @@ def check_fleet(pg, args, work, goldens):
 
 def check_gc_report(pg, args, traces, real_ids):
     report = os.path.join(args.source_dir, "tests/export/sql/gc_report.sql")
+    doc = open(os.path.join(args.source_dir, "docs/fleet.md")).read()
+    check("```sql\n" + open(report).read() + "```" in doc, "docs/fleet.md quotes gc_report.sql as it is")
     status, out, err = pg.psql("fleet", "-A", "-t", "-F", "|", "-f", report, "-c",
                                "SELECT '#', trace_id, number, pause_ns FROM gc_log")
     if not check(status == 0, "gc_report.sql: " + err):
