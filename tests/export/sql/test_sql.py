@@ -14,6 +14,9 @@ unprivileged user, always stopped at the end) loads what they write, and
 - tests/export/sql/gc_report.sql, which docs/fleet.md quotes whole, reproduces examples/gclog on
   the same traces: the GCs of each trace, each blocking GC's pause and the longest one (to 0.001
   ms), the peak size of each generation after a GC;
+- the naming and merging rules (tests/export/sql/manifests: fields named like fixed columns,
+  names equal once lower-cased, a field retyped within its family and out of it, an event name two
+  providers share) give the columns and tables docs/fleet.md says;
 - an export loaded twice is refused whole (traces.trace_id), and a cut trace exports what is
   readable, exits 1 naming the problem, and loads.
 
@@ -428,6 +431,54 @@ def check_from_lock(pg, evgen, source, work, goldens):
         print("ok gen --from-lock --sql: PostgreSQL runs it, and the golden traces' export loads into it")
 
 
+def check_names(pg, evgen, source, work):
+    """The naming and merging rules on tests/export/sql/manifests: names-a.h and names-b.h define
+    Evgen-Sql-A's Sample twice (Value an integer, then a string; Width 16, then 64 bits) and each a
+    Shared of its own provider; names-a.h's Sample has fields named seq, Raw, Mode and MODE."""
+    traces = []
+    for stem in ("names-a", "names-b"):
+        here = os.path.join(work, "names", stem)
+        os.makedirs(here)
+        r = run([evgen, "lock", os.path.join(source, "tests/export/sql/manifests", stem + ".h"), "--lock",
+                 os.path.join(here, stem + ".lock"), "--traces", here])
+        found = glob.glob(os.path.join(here, "*.evtrace"))
+        if not check(r.returncode == 0 and len(found) == 1, "evgen lock --traces %s: %s" % (stem, r.stderr)):
+            return
+        traces += found
+    out = os.path.join(work, "names", "export")
+    r, _ = export(evgen, out, traces)
+    if not check(r.returncode == 0, "export of names-a and names-b: " + r.stderr):
+        return
+    pg.create("names")
+    status, err, _ = load(pg, "names", out)
+    if not check(status == 0, "load.sql of names-a and names-b: " + err):
+        return
+    columns = pg.query("names", "SELECT column_name, data_type FROM information_schema.columns "
+                                "WHERE table_name = 'sample' ORDER BY ordinal_position")
+    check([tuple(c) for c in columns[6:]] == [("value", "bigint"), ("width", "numeric"), ("seq_2", "integer"),
+                                              ("raw_2", "smallint"), ("mode", "bigint"), ("mode_2", "bigint"),
+                                              ("value_v0", "text"), ("raw", "bytea")],
+          "sample's columns: a field per name and family, widened, suffixed: %s" % columns)
+    shared = pg.query("names", "SELECT table_name, provider FROM event_tables WHERE event = 'Shared' ORDER BY 1")
+    check([tuple(t) for t in shared] == [("evgen_sql_a_shared", "Evgen-Sql-A"), ("evgen_sql_b_shared", "Evgen-Sql-B")],
+          "an event two providers define: a table each, provider-qualified: %s" % shared)
+    # Each trace's Sample in its columns, the other trace's columns NULL.
+    where = {"names-a": {"Value": "value", "Width": "width", "seq": "seq_2", "Raw": "raw_2", "Mode": "mode",
+                         "MODE": "mode_2"},
+             "names-b": {"Value": "value_v0", "Width": "width"}}
+    names = ["value", "width", "seq_2", "raw_2", "mode", "mode_2", "value_v0"]
+    for path in traces:
+        mapping = where[os.path.basename(os.path.dirname(path))]
+        line = [l for l in dump_json(evgen, path)[0] if l["event"] == "Sample"][0]
+        rows = pg.query("names", "SELECT %s FROM sample s JOIN traces t USING (trace_id) WHERE t.file = '%s'"
+                        % (", ".join("coalesce(%s::text, 'NULL')" % n for n in names), path))
+        expected = [str(line["fields"][f]) if f else "NULL"
+                    for f in [next((k for k, v in mapping.items() if v == n), None) for n in names]]
+        check(rows == [expected], "%s: Sample's row %s, not %s" % (os.path.basename(path), rows, expected))
+    print("ok names: leading names suffixed, names equal once lower-cased apart, a retyped field widened or "
+          "in a column of its own, shared event names provider-qualified")
+
+
 def check_good_manifests(pg, evgen, source, work):
     """Every language feature (tests/manifests/good): golden traces from `evgen lock --traces`."""
     for i, manifest in enumerate(sorted(glob.glob(os.path.join(source, "tests/manifests/good/*.h")))):
@@ -570,6 +621,7 @@ def main():
                        os.path.join(work, "gcevents"), "gcevents")
         check_from_lock(pg, args.evgen, args.source_dir, work, goldens)
         check_good_manifests(pg, args.evgen, args.source_dir, work)
+        check_names(pg, args.evgen, args.source_dir, work)
         real = check_fleet(pg, args, work, goldens)
         check_cut(pg, args, work, goldens[0] if args.quick or not real else real)
     finally:
