@@ -402,11 +402,14 @@ static int put_traces(sql_writer *w)
     for (size_t i = 0; i < n; i++) {
         const evgen_reader *rd = w->run->readers[i];
         ids[i] = trace_hash(rd->data, rd->size);
-        for (size_t k = 0; k < i; k++) /* the same file given twice: two traces all the same */
-            if (ids[k] == ids[i]) {
+        /* the same file given twice: two traces all the same, the later one's id the next free one */
+        for (int taken = 1; taken;) {
+            taken = 0;
+            for (size_t k = 0; k < i && !taken; k++)
+                taken = ids[k] == ids[i];
+            if (taken)
                 ids[i] = ids[i] == 0x7fffffffffffffffu ? 1 : ids[i] + 1;
-                k = (size_t)-1;
-            }
+        }
     }
     int rc = 0;
     for (size_t i = 0; i < n && rc == 0; i++) {

@@ -19,7 +19,7 @@ extern "C" {
 /* The DDL of the events of `readers[0..n_readers)` merged (an event by provider and name, its
  * columns the union by name of every version's fields): a malloc'd NUL-terminated text the caller
  * frees, or NULL if memory ran out. The same metadata gives the same text, byte for byte, whatever
- * order the readers define their events in. */
+ * order a reader lists its events in (tables by provider, event id, name). */
 char *evgen_sql_schema(const evgen_reader *const *readers, size_t n_readers);
 
 #ifdef __cplusplus
