@@ -1,8 +1,8 @@
 /* sql.c — the sql exporter (evgen/export.h, docs/fleet.md): several traces into a directory of CSV
  * files, one per table of the schema lowered from their metadata (sql_schema.h), with that schema's
- * DDL (schema.sql, the text `evgen gen --sql` prints) and a psql script that loads them
- * (load.sql). Each table's rows are kept in memory and appended to its file 64 KiB at a time, so any
- * number of tables is written with one file open at once. */
+ * DDL (schema.sql, the text `evgen gen --sql` prints, sql_ddl.c) and the psql script that loads them
+ * (load.sql, sql_load.c). Each table's rows are kept in memory and appended to its file 64 KiB at a
+ * time, so any number of tables is written with one file open at once. */
 #include "evgen/export.h"
 
 #include <errno.h>
@@ -106,53 +106,6 @@ static void csv_free(csv_file *f)
     free(f->path);
     sql_text_free(&f->rows);
 }
-
-/* ---- a table's columns, as its CSV header and load.sql name them --------------------------------- */
-
-typedef struct column_list {
-    const char **names;
-    size_t n;
-} column_list;
-
-static int columns_add(column_list *c, const char *name)
-{
-    const char **grown = realloc(c->names, (c->n + 1) * sizeof *grown);
-    if (!grown)
-        return -1;
-    grown[c->n++] = name;
-    c->names = grown;
-    return 0;
-}
-
-/* The columns of table `t` (slot < 0) or of its slot's child table, in the order of its rows. */
-static int table_columns(const sql_table *t, int slot, column_list *c)
-{
-    int failed = 0;
-    c->n = 0;
-#define SQL_NAME(name, type, doc) failed |= columns_add(c, name);
-    if (slot < 0) {
-        SQL_EVENT_LEADING(SQL_NAME)
-        for (uint32_t k = 0; k < t->n_slots; k++)
-            if (!t->slots[k].is_array)
-                failed |= columns_add(c, t->slots[k].column.ident);
-        failed |= columns_add(c, SQL_EVENT_RAW);
-    } else {
-        SQL_CHILD_LEADING(SQL_NAME)
-        for (uint32_t m = 0; m < t->slots[slot].n_members; m++)
-            failed |= columns_add(c, t->slots[slot].members[m].ident);
-    }
-    return failed ? -1 : 0;
-}
-
-static const char *const traces_columns[] = {
-#define SQL_NAME_ROW(name, type, doc) name,
-    SQL_TRACES_COLUMNS(SQL_NAME_ROW)};
-static const char *const event_tables_columns[] = {SQL_EVENT_TABLES_COLUMNS(SQL_NAME_ROW)};
-static const char *const enum_columns[] = {SQL_ENUM_COLUMNS(SQL_NAME_ROW)};
-#undef SQL_NAME_ROW
-#undef SQL_NAME
-
-#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* ---- values -------------------------------------------------------------------------------------- */
 
@@ -488,20 +441,20 @@ static int open_files(sql_writer *w)
     w->enum_files = calloc((size_t)s->n_enums + 1, sizeof *w->enum_files);
     if (!w->table_files || !w->child_files || !w->enum_files)
         return fail(w, "cannot write", NULL);
-    if (csv_open(w, &w->traces, SQL_TABLE_TRACES, traces_columns, COUNT(traces_columns)) != 0 ||
-        csv_open(w, &w->event_tables, SQL_TABLE_EVENT_TABLES, event_tables_columns, COUNT(event_tables_columns)) != 0)
+    if (csv_open(w, &w->traces, SQL_TABLE_TRACES, sql_traces_columns, sql_n_traces_columns) != 0 ||
+        csv_open(w, &w->event_tables, SQL_TABLE_EVENT_TABLES, sql_event_tables_columns, sql_n_event_tables_columns) != 0)
         return -1;
     for (uint32_t i = 0; i < s->n_enums; i++)
-        if (csv_open(w, &w->enum_files[i], s->enums[i].ident, enum_columns, COUNT(enum_columns)) != 0)
+        if (csv_open(w, &w->enum_files[i], s->enums[i].ident, sql_enum_columns, sql_n_enum_columns) != 0)
             return -1;
-    column_list columns = {NULL, 0};
+    sql_column_list columns = {NULL, 0};
     int rc = 0;
     for (uint32_t i = 0; i < s->n_tables && rc == 0; i++) {
         const sql_table *t = &s->tables[i];
         if (t->n_slots > widest)
             widest = t->n_slots;
         w->child_files[i] = calloc((size_t)t->n_slots + 1, sizeof **w->child_files);
-        if (!w->child_files[i] || table_columns(t, -1, &columns) != 0) {
+        if (!w->child_files[i] || sql_table_columns(t, -1, &columns) != 0) {
             rc = fail(w, "cannot write", NULL);
             break;
         }
@@ -509,7 +462,7 @@ static int open_files(sql_writer *w)
         for (uint32_t k = 0; k < t->n_slots && rc == 0; k++) {
             if (!t->slots[k].is_array)
                 continue;
-            if (table_columns(t, (int)k, &columns) != 0)
+            if (sql_table_columns(t, (int)k, &columns) != 0)
                 rc = fail(w, "cannot write", NULL);
             else
                 rc = csv_open(w, &w->child_files[i][k], t->slots[k].child_ident, columns.names, columns.n);
@@ -566,63 +519,6 @@ static int write_text(sql_writer *w, const char *name, sql_text *text)
     return rc;
 }
 
-/* \copy of a table from its CSV file, its columns named (a database made by a newer schema, with more
- * columns, takes it). */
-static void copy_line(sql_text *t, const char *table, const char *into, const column_list *c)
-{
-    sql_text_printf(t, "\\copy \"%s\" (", into);
-    for (size_t i = 0; i < c->n; i++)
-        sql_text_printf(t, "%s\"%s\"", i ? ", " : "", c->names[i]);
-    sql_text_printf(t, ") FROM '%s.csv' WITH (FORMAT csv, HEADER)\n", table);
-}
-
-/* A lookup table through a temporary table: its rows already there are kept, not loaded twice. */
-static void lookup_lines(sql_text *t, const char *table, const char *const *names, size_t n)
-{
-    column_list c = {(const char **)names, n};
-    sql_text_printf(t, "CREATE TEMP TABLE \"evgen_load\" (LIKE \"%s\");\n", table);
-    copy_line(t, table, "evgen_load", &c);
-    sql_text_printf(t, "INSERT INTO \"%s\" SELECT * FROM \"evgen_load\" ON CONFLICT DO NOTHING;\n"
-                       "DROP TABLE \"evgen_load\";\n", table);
-}
-
-static int write_load_script(sql_writer *w)
-{
-    const sql_schema *s = &w->schema;
-    sql_text t = {0};
-    sql_text_puts(&t, "-- Loads this export of evgen (evgen export --sql; docs/fleet.md) into PostgreSQL, in one "
-                      "transaction:\n"
-                      "--   cd DIR && psql -d DATABASE -f load.sql\n"
-                      "-- The tables are created if missing (schema.sql); a trace already loaded is refused "
-                      "(traces.trace_id).\n"
-                      "\\set ON_ERROR_STOP on\n"
-                      "SET client_min_messages = warning;\n"
-                      "BEGIN;\n"
-                      "\\ir schema.sql\n");
-    lookup_lines(&t, SQL_TABLE_EVENT_TABLES, event_tables_columns, COUNT(event_tables_columns));
-    for (uint32_t i = 0; i < s->n_enums; i++)
-        lookup_lines(&t, s->enums[i].ident, enum_columns, COUNT(enum_columns));
-    column_list c = {(const char **)traces_columns, COUNT(traces_columns)};
-    copy_line(&t, SQL_TABLE_TRACES, SQL_TABLE_TRACES, &c);
-    column_list columns = {NULL, 0};
-    int failed = 0;
-    for (uint32_t i = 0; i < s->n_tables && !failed; i++) {
-        const sql_table *table = &s->tables[i];
-        for (int k = -1; k < (int)table->n_slots && !failed; k++) {
-            if (k >= 0 && !table->slots[k].is_array)
-                continue;
-            failed = table_columns(table, k, &columns) != 0;
-            const char *ident = k < 0 ? table->ident : table->slots[k].child_ident;
-            copy_line(&t, ident, ident, &columns);
-        }
-    }
-    free(columns.names);
-    sql_text_puts(&t, "COMMIT;\n");
-    if (failed)
-        t.failed = 1;
-    return write_text(w, "load.sql", &t);
-}
-
 static int write_sql(evgen_export_run *run)
 {
     sql_writer w;
@@ -641,8 +537,11 @@ static int write_sql(evgen_export_run *run)
         rc = put_traces(&w);
     if (rc == 0)
         rc = flush_files(&w);
-    if (rc == 0)
-        rc = write_load_script(&w);
+    if (rc == 0) {
+        sql_text script = {0};
+        rc = sql_load_script(&w.schema, &script) == 0 ? write_text(&w, "load.sql", &script) : fail(&w, NULL, NULL);
+        sql_text_free(&script); /* write_text took it; left here only when it failed */
+    }
     free_files(&w);
     sql_text_free(&w.scratch);
     sql_schema_free(&w.schema);

@@ -133,9 +133,28 @@ typedef struct sql_schema {
 int sql_schema_build(sql_schema *schema, const evgen_reader *const *readers, size_t n_readers);
 void sql_schema_free(sql_schema *schema);
 
+/* sql_names.c: the identifiers of a table's columns, child tables' columns included (at build, once
+ * its slots are known), and of every table and enum table (once all tables are): 0, or -1 if memory
+ * ran out. */
+int sql_name_columns(sql_table *table);
+int sql_name_tables(sql_schema *schema);
+
 /* sql_ddl.c: the DDL of `schema` (the text of schema.sql and of `evgen gen --sql`) appended to `out`. */
 void sql_ddl_render(const sql_schema *schema, sql_text *out);
 /* A list of versions as ranges, "0-2, 4", appended to `out`. */
 void sql_versions_render(const uint32_t *versions, uint32_t n, sql_text *out);
+
+/* sql_load.c: the columns of a table in the order of its CSV rows, and load.sql. */
+typedef struct sql_column_list {
+    const char **names;
+    size_t n;
+} sql_column_list;
+extern const char *const sql_traces_columns[], *const sql_event_tables_columns[], *const sql_enum_columns[];
+extern const size_t sql_n_traces_columns, sql_n_event_tables_columns, sql_n_enum_columns;
+/* The columns of table `t` (slot < 0) or of its slot `slot`'s child table into `list` (its names
+ * array grown as needed; the caller frees it): 0, or -1 if memory ran out. */
+int sql_table_columns(const sql_table *t, int slot, sql_column_list *list);
+/* load.sql appended to `out`: 0, or -1 if memory ran out. */
+int sql_load_script(const sql_schema *schema, sql_text *out);
 
 #endif /* EVGEN_EXPORT_SQL_SCHEMA_H */
