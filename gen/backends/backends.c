@@ -12,7 +12,8 @@
     X(reader_h)           \
     X(reader_c)           \
     X(fire_all_c)         \
-    X(read_all_c)
+    X(read_all_c)         \
+    X(sql)
 
 #define EVGEN_BACKEND_DECLARE(id) extern const evgen_backend evgen_backend_##id;
 EVGEN_BACKENDS(EVGEN_BACKEND_DECLARE)

@@ -109,6 +109,7 @@ static int run_gen_from_lock(const evgen_cli *c, evgen_diags *diags)
                                           .name = c->name,
                                           .quiet = c->quiet,
                                           .tests = c->tests,
+                                          .sql = c->sql,
                                           .depfile = NULL,
                                           .lock_path = NULL,
                                           .reader_only = true};
