@@ -178,6 +178,11 @@ typedef struct rd_metadata {
  * ran out. */
 int evgen_rd_metadata_decode(evgen_reader *rd, const uint8_t *p, const uint8_t *end, int bound, rd_metadata *out,
                              char *why, size_t why_size);
+/* 1 if the manifests bound to this trace are read with their structs laid out again for its
+ * pointers: their bytes (the generator's) lay them out for 8-byte pointers, so a trace with 4-byte
+ * ones reads a struct with a pointer member by the wire's natural layout. Their decoded tables are
+ * then what the trace holds, and their bytes are not. */
+int evgen_rd_bound_laid_out_again(const evgen_reader *rd);
 /* Registers a decoded manifest and its events: 0, or -1 if memory ran out. */
 int evgen_rd_metadata_add(evgen_reader *rd, const rd_metadata *md);
 /* Decodes the manifests of `options` (bound: their events are the ones foreign records bind to)

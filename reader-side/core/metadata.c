@@ -118,6 +118,11 @@ static void decode_enums(mcur *c, evgen_trace_manifest *m)
     m->enums = enums;
 }
 
+int evgen_rd_bound_laid_out_again(const evgen_reader *rd)
+{
+    return rd->header.pointer_size != 8;
+}
+
 /* A manifest bound to a .nettrace trace with 4-byte pointers: the generator laid its structs out
  * for 8-byte ones, so a struct with a pointer member is laid out again for the trace by the wire's
  * natural layout (MSVC's rule too, the compiler of the Windows x86 runtime). */
@@ -127,7 +132,7 @@ static void relayout_for_trace_pointers(mcur *c, evgen_trace_struct *s, evgen_tr
     int has_pointer = 0;
     for (uint32_t j = 0; j < s->n_members; j++)
         has_pointer |= evgen_wire_kind_class(mb[j].kind) == EVGEN_WIRE_CLASS_POINTER;
-    if (!c->bound || rd->header.pointer_size == 8 || !has_pointer || s->variable)
+    if (!c->bound || !evgen_rd_bound_laid_out_again(rd) || !has_pointer || s->variable)
         return;
     uint32_t *kinds = alloc(c, s->n_members, 2 * sizeof *kinds), *offsets = kinds + s->n_members;
     if (!kinds)

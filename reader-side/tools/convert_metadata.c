@@ -422,8 +422,11 @@ done:
 int evgen_cv_plan_metadata(cv_plan *plan, const evgen_reader *rd, const evgen_reader_options *options)
 {
     size_t cap_blocks = 0;
-    /* A .nettrace file's manifests are those given, in order; an .evtrace file's are its own. */
-    int given = rd->header.container == EVGEN_CONTAINER_NETTRACE && options && options->n_manifests == rd->n_manifests;
+    /* A .nettrace file's manifests are those given, in order; an .evtrace file's are its own. The
+     * given bytes lay structs out for 8-byte pointers: for a trace with others the reader laid them
+     * out again, and the block says what it reads, from the decoded tables. */
+    int given = rd->header.container == EVGEN_CONTAINER_NETTRACE && options &&
+                options->n_manifests == rd->n_manifests && !evgen_rd_bound_laid_out_again(rd);
     for (size_t i = 0; i < rd->n_manifests; i++)
         if (manifest_block(plan, &cap_blocks, rd, rd->manifests[i], given ? options->manifests[i] : NULL) != 0)
             return -1;

@@ -4,8 +4,10 @@
  * payload bytes (raw types: the Raw array is the payload), thread by thread in order; its blocks,
  * walked and checksummed here from docs/format.md alone, follow the format's rules; the manifest's
  * metadata block is its original bytes; an .evtrace input is rewritten; bound events whose payload
- * does not fit the manifest's layout become raw, and dump prints them as it printed the input; a truncated input converts what is readable and
- * fails with the offset; an input that cannot be opened leaves no output; the command line. */
+ * does not fit the manifest's layout become raw, and dump prints them as it printed the input; a
+ * hand-made 4-byte-pointer input's struct arrays read back as the input's; a truncated input
+ * converts what is readable and fails with the offset; an input that cannot be opened leaves no
+ * output; the command line. */
 #include <dirent.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,6 +23,7 @@
 #include "evgen/dump.h"
 #include "evgen/reader.h"
 #include "gcevents_reader.h"
+#include "nettrace_writer.h"
 #include "reader_helpers.h"
 #include "test_support.h"
 
@@ -563,7 +566,8 @@ static void test_real_trace_unbound(void **state)
     free(out);
 }
 
-/* `evgen dump` of the events named `name` in `path` (text or JSON lines), read with `options`. */
+/* `evgen dump` of the events named `name` (NULL: every event) in `path` (text or JSON lines), read
+ * with `options`. */
 static char *dump_events(const char *dir, const char *path, const evgen_reader_options *options, int json,
                          const char *name)
 {
@@ -575,7 +579,7 @@ static char *dump_events(const char *dir, const char *path, const evgen_reader_o
     opt.json = json;
     opt.reader = options;
     opt.events = &name;
-    opt.n_events = 1;
+    opt.n_events = name ? 1 : 0;
     opt.progress = 0;
     assert_int_equal(evgen_dump(path, &opt, fileno(file), stderr), 0);
     fclose(file);
@@ -584,6 +588,20 @@ static char *dump_events(const char *dir, const char *path, const evgen_reader_o
     remove(out);
     free(out);
     return text;
+}
+
+/* Fails with the first line where the dump `after` (of `path`) differs from `before`. */
+static void assert_same_dumps(const char *path, const char *before, const char *after)
+{
+    if (strcmp(before, after) == 0)
+        return;
+    size_t i = 0;
+    while (before[i] == after[i])
+        i++;
+    while (i && before[i - 1] != '\n')
+        i--;
+    fail_msg("%s: the dumps differ at\n%.*s\n%.*s", path, (int)strcspn(before + i, "\n"), before + i,
+             (int)strcspn(after + i, "\n"), after + i);
 }
 
 /* A manifest whose GCStart stops at version 1 with two fields (8 bytes, where the trace's version 2
@@ -678,14 +696,7 @@ static void test_bound_raw(void **state)
     for (int json = 0; json <= 1; json++) {
         char *before = dump_events(f->dir, f->trace, &options, json, "GCStart");
         char *after = dump_events(f->dir, out, NULL, json, "GCStart");
-        if (strcmp(before, after) != 0) {
-            size_t i = 0;
-            while (before[i] == after[i])
-                i++;
-            while (i && before[i - 1] != '\n')
-                i--;
-            fail_msg("the dumps differ at\n%.*s\n%.*s", (int)strcspn(before + i, "\n"), before + i, (int)strcspn(after + i, "\n"), after + i);
-        }
+        assert_same_dumps(out, before, after);
         assert_non_null(strstr(before, json ? "\"fields\":{\"Count\":1,\"Depth\":0,\"raw\":\""
                                              : " GCStart_V1 Count=1 Depth=0 raw="));
         free(before);
@@ -701,6 +712,85 @@ static void test_bound_raw(void **state)
     free(data);
     free(out);
     rh_free(&m);
+}
+
+static size_t put_le(uint8_t *p, size_t at, uint64_t v, unsigned size)
+{
+    for (unsigned i = 0; i < size; i++)
+        p[at + i] = (uint8_t)(v >> (8 * i));
+    return at + size;
+}
+
+/* A .nettrace file of a 32-bit runtime (4-byte pointers) with arrays of gcevents' structs that
+ * hold pointers: GCBulkMovedObjectRanges ({ptr, ptr, u64}: 16 bytes, 24 with 8-byte pointers) and
+ * GCFitBucketInfo ({u16, u32, ptr}: 12 bytes, 16 with 8-byte pointers). The output, read without
+ * the manifest, shows every element as the input read with it did, and so does its own convert. */
+static void test_pointer4_struct_arrays(void **state)
+{
+    fixture *f = *state;
+    nt_writer *w = nt_writer_new(5, 1, 4, 1000000u, 10000000u, 77, 2);
+    nt_metadata(w, 1, "Microsoft-Windows-DotNETRuntime", 22, "", 0x400000, 0, 4, NULL, 0);
+    nt_metadata(w, 2, "Microsoft-Windows-DotNETRuntime", 209, "", 1, 0, 5, NULL, 0);
+    uint8_t moved[10 + 2 * 16], fit[14 + 3 * 12];
+    size_t k = put_le(moved, 0, 1, 4); /* Index */
+    k = put_le(moved, k, 2, 4);        /* Count */
+    k = put_le(moved, k, 9, 2);        /* ClrInstanceID */
+    for (unsigned i = 0; i < 2; i++) {
+        k = put_le(moved, k, 0x1000u * (i + 1), 4);
+        k = put_le(moved, k, 0x2000u * (i + 1), 4);
+        k = put_le(moved, k, 0x100000000ull + i, 8);
+    }
+    assert_int_equal(k, sizeof moved);
+    k = put_le(fit, 0, 9, 2);      /* ClrInstanceID */
+    k = put_le(fit, k, 1, 2);      /* BucketKind */
+    k = put_le(fit, k, 1000, 8);   /* TotalSize */
+    k = put_le(fit, k, 3, 2);      /* Count */
+    for (unsigned i = 0; i < 3; i++) {
+        k = put_le(fit, k, 10 + i, 2);
+        k = put_le(fit, k, 0xeeee, 2); /* the C struct's padding */
+        k = put_le(fit, k, 20 + i, 4);
+        k = put_le(fit, k, 0x30000000u + i, 4);
+    }
+    assert_int_equal(k, sizeof fit);
+    nt_event e[] = {
+        {1, 1, 0x1111, 0x1111, 0, 0, 1000100, 0, NULL, moved, sizeof moved, NULL, 0},
+        {2, 2, 0x1111, 0x1111, 0, 0, 1000200, 0, NULL, fit, sizeof fit, NULL, 0},
+    };
+    for (size_t i = 0; i < sizeof e / sizeof e[0]; i++)
+        nt_write_event(w, &e[i]);
+    size_t size;
+    uint8_t *data = nt_writer_finish(w, &size);
+    char *in = rh_write_file(f->dir, "ptr4.nettrace", data, size);
+    free(data);
+
+    char *out = evgen_test_format("%s/ptr4.evtrace", f->dir);
+    char *again = evgen_test_format("%s/ptr4-again.evtrace", f->dir);
+    char *messages = NULL;
+    assert_int_equal(convert(in, out, &with_gcevents, &messages), 0);
+    assert_string_equal(messages, "");
+    free(messages);
+    assert_int_equal(convert(out, again, NULL, &messages), 0);
+    assert_string_equal(messages, "");
+    free(messages);
+
+    char *before = dump_events(f->dir, in, &with_gcevents, 1, NULL);
+    /* The input's elements, as written above. */
+    assert_non_null(strstr(before, "\"Values\":[{\"OldRangeBase\":\"0x1000\",\"NewRangeBase\":\"0x2000\","
+                                   "\"RangeLength\":4294967296},{\"OldRangeBase\":\"0x2000\",\"NewRangeBase\":"
+                                   "\"0x4000\",\"RangeLength\":4294967297}]"));
+    assert_non_null(strstr(before, "\"Values\":[{\"Index\":10,\"Count\":20,\"Size\":\"0x30000000\"},"
+                                   "{\"Index\":11,\"Count\":21,\"Size\":\"0x30000001\"},"
+                                   "{\"Index\":12,\"Count\":22,\"Size\":\"0x30000002\"}]"));
+    const char *outputs[] = {out, again};
+    for (size_t i = 0; i < 2; i++) {
+        char *after = dump_events(f->dir, outputs[i], NULL, 1, NULL);
+        assert_same_dumps(outputs[i], before, after);
+        free(after);
+    }
+    free(before);
+    free(again);
+    free(out);
+    free(in);
 }
 
 /* A hand-made .evtrace file with drops in its blocks, after a thread's last block, and of a thread
@@ -964,6 +1054,7 @@ int main(void)
         cmocka_unit_test(test_real_trace),
         cmocka_unit_test(test_real_trace_unbound),
         cmocka_unit_test(test_bound_raw),
+        cmocka_unit_test(test_pointer4_struct_arrays),
         cmocka_unit_test(test_evtrace_drops),
         cmocka_unit_test(test_truncated),
         cmocka_unit_test(test_mutants),
