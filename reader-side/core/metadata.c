@@ -125,7 +125,10 @@ int evgen_rd_bound_laid_out_again(const evgen_reader *rd)
 
 /* A manifest bound to a .nettrace trace with 4-byte pointers: the generator laid its structs out
  * for 8-byte ones, so a struct with a pointer member is laid out again for the trace by the wire's
- * natural layout (MSVC's rule too, the compiler of the Windows x86 runtime). */
+ * natural layout (MSVC's rule too, the compiler of the Windows x86 runtime), under the same
+ * `#pragma pack` as the recorded one: the largest pack whose 8-byte layout gives the recorded
+ * offsets and stride (CoreCLR's heap-dump elements are packed: GCBulkRootEdge is 21 bytes with
+ * 8-byte pointers, 17 with 4). A layout no pack explains is laid out naturally. */
 static void relayout_for_trace_pointers(mcur *c, evgen_trace_struct *s, evgen_trace_member *mb)
 {
     const evgen_reader *rd = c->rd;
@@ -139,7 +142,14 @@ static void relayout_for_trace_pointers(mcur *c, evgen_trace_struct *s, evgen_tr
         return;
     for (uint32_t j = 0; j < s->n_members; j++)
         kinds[j] = mb[j].kind;
-    s->stride = evgen_wire_struct_layout(kinds, s->n_members, rd->header.pointer_size, offsets);
+    uint32_t pack = 0;
+    for (uint32_t candidate = 8; candidate >= 1 && !pack; candidate /= 2) {
+        int same = evgen_wire_struct_layout_packed(kinds, s->n_members, 8, candidate, offsets) == s->stride;
+        for (uint32_t j = 0; j < s->n_members && same; j++)
+            same = offsets[j] == mb[j].offset;
+        pack = same ? candidate : 0;
+    }
+    s->stride = evgen_wire_struct_layout_packed(kinds, s->n_members, rd->header.pointer_size, pack, offsets);
     for (uint32_t j = 0; j < s->n_members; j++)
         mb[j].offset = offsets[j];
 }

@@ -731,7 +731,8 @@ static void test_pointer4_struct_arrays(void **state)
     nt_writer *w = nt_writer_new(5, 1, 4, 1000000u, 10000000u, 77, 2);
     nt_metadata(w, 1, "Microsoft-Windows-DotNETRuntime", 22, "", 0x400000, 0, 4, NULL, 0);
     nt_metadata(w, 2, "Microsoft-Windows-DotNETRuntime", 209, "", 1, 0, 5, NULL, 0);
-    uint8_t moved[10 + 2 * 16], fit[14 + 3 * 12];
+    nt_metadata(w, 3, "Microsoft-Windows-DotNETRuntime", 16, "", 0x100000, 0, 4, NULL, 0);
+    uint8_t moved[10 + 2 * 16], fit[14 + 3 * 12], edge[10 + 2 * 13];
     size_t k = put_le(moved, 0, 1, 4); /* Index */
     k = put_le(moved, k, 2, 4);        /* Count */
     k = put_le(moved, k, 9, 2);        /* ClrInstanceID */
@@ -752,9 +753,21 @@ static void test_pointer4_struct_arrays(void **state)
         k = put_le(fit, k, 0x30000000u + i, 4);
     }
     assert_int_equal(k, sizeof fit);
+    /* GCBulkRootEdge: #pragma pack(1) elements {ptr, u8, u32, ptr}, 13 bytes with 4-byte pointers */
+    k = put_le(edge, 0, 4, 4); /* Index */
+    k = put_le(edge, k, 2, 4); /* Count */
+    k = put_le(edge, k, 9, 2); /* ClrInstanceID */
+    for (unsigned i = 0; i < 2; i++) {
+        k = put_le(edge, k, 0x5000u + i, 4);
+        k = put_le(edge, k, 1 + i, 1);
+        k = put_le(edge, k, 0x40u + i, 4);
+        k = put_le(edge, k, 0x6000u + i, 4);
+    }
+    assert_int_equal(k, sizeof edge);
     nt_event e[] = {
         {1, 1, 0x1111, 0x1111, 0, 0, 1000100, 0, NULL, moved, sizeof moved, NULL, 0},
         {2, 2, 0x1111, 0x1111, 0, 0, 1000200, 0, NULL, fit, sizeof fit, NULL, 0},
+        {3, 3, 0x1111, 0x1111, 0, 0, 1000300, 0, NULL, edge, sizeof edge, NULL, 0},
     };
     for (size_t i = 0; i < sizeof e / sizeof e[0]; i++)
         nt_write_event(w, &e[i]);
@@ -781,6 +794,11 @@ static void test_pointer4_struct_arrays(void **state)
     assert_non_null(strstr(before, "\"Values\":[{\"Index\":10,\"Count\":20,\"Size\":\"0x30000000\"},"
                                    "{\"Index\":11,\"Count\":21,\"Size\":\"0x30000001\"},"
                                    "{\"Index\":12,\"Count\":22,\"Size\":\"0x30000002\"}]"));
+    /* packed elements keep their pack with 4-byte pointers */
+    if (!strstr(before, "\"Values\":[{\"RootedNodeAddress\":\"0x5000\",\"GCRootKind\":1,\"GCRootFlag\":64,"
+                        "\"GCRootID\":\"0x6000\"},{\"RootedNodeAddress\":\"0x5001\",\"GCRootKind\":2,"
+                        "\"GCRootFlag\":65,\"GCRootID\":\"0x6001\"}]"))
+        fail_msg("GCBulkRootEdge's packed elements misread: %s", before);
     const char *outputs[] = {out, again};
     for (size_t i = 0; i < 2; i++) {
         char *after = dump_events(f->dir, outputs[i], NULL, 1, NULL);

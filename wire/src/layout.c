@@ -46,12 +46,20 @@ int64_t evgen_wire_layout_fixed_size(const evgen_wire_layout *l)
 
 uint32_t evgen_wire_struct_layout(const uint32_t *kinds, uint32_t n, unsigned pointer_size, uint32_t *offsets)
 {
+    return evgen_wire_struct_layout_packed(kinds, n, pointer_size, 0, offsets);
+}
+
+uint32_t evgen_wire_struct_layout_packed(const uint32_t *kinds, uint32_t n, unsigned pointer_size, uint32_t pack,
+                                         uint32_t *offsets)
+{
     uint32_t offset = 0, max_align = 1;
     for (uint32_t i = 0; i < n; i++) {
         uint32_t size = evgen_wire_kind_size(kinds[i], pointer_size);
         uint32_t align = evgen_wire_kind_align(kinds[i], pointer_size);
         if (align == 0)
             align = 1;
+        if (pack && align > pack)
+            align = pack;
         offset = (offset + align - 1) / align * align;
         offsets[i] = offset;
         offset += size;

@@ -56,6 +56,10 @@ static inline int evgen_wire_slot_is_fixed_offset(const evgen_wire_slot *s)
  * the compiler's own offsets; the reader uses this to move a struct to a trace's pointer size).
  * Writes `offsets[n]`; returns the stride. */
 uint32_t evgen_wire_struct_layout(const uint32_t *kinds, uint32_t n, unsigned pointer_size, uint32_t *offsets);
+/* The same under `#pragma pack(pack)`: no member aligned to more than `pack` bytes (1, 2, 4 or 8;
+ * 0: no pack, the natural layout). CoreCLR packs its heap-dump element structs (pack 1). */
+uint32_t evgen_wire_struct_layout_packed(const uint32_t *kinds, uint32_t n, unsigned pointer_size, uint32_t pack,
+                                         uint32_t *offsets);
 
 /* The bytes of one value of `kind` at `p`, of which `avail` are readable: a fixed-size kind's size
  * with `pointer_size`-byte pointers; a utf8z string's up to and including its 0 byte; a utf16z
