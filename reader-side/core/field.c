@@ -265,3 +265,11 @@ size_t evgen_utf16_to_utf8(evgen_utf16_view text, char *out, size_t capacity)
         out[written] = '\0';
     return len;
 }
+
+const char *evgen_trace_enum_name(const evgen_trace_enum *en, int64_t value)
+{
+    for (uint32_t i = 0; i < en->n_consts; i++)
+        if (en->consts[i].value == value)
+            return en->consts[i].name;
+    return NULL;
+}

@@ -69,21 +69,6 @@ void pf_event_open(pf_out *out, const char *name, const char *cat, const char *p
 
 /* ---- values --------------------------------------------------------------------------------------- */
 
-static const char *enum_name(const evgen_trace_enum *en, int64_t v)
-{
-    for (uint32_t i = 0; i < en->n_consts; i++)
-        if (en->consts[i].value == v)
-            return en->consts[i].name;
-    return NULL;
-}
-
-static int64_t sign_extend(uint64_t v, unsigned size)
-{
-    if (size < 8 && (v >> (8 * size - 1)) & 1)
-        v |= ~(uint64_t)0 << (8 * size);
-    return (int64_t)v;
-}
-
 /* One fixed-size value of `kind` at p (its size known to fit), after the writer's jw_value. */
 static void put_scalar(pf_out *out, unsigned kind, const uint8_t *p, const evgen_trace_enum *en)
 {
@@ -95,10 +80,10 @@ static void put_scalar(pf_out *out, unsigned kind, const uint8_t *p, const evgen
     case EVGEN_WIRE_CLASS_SIGNED: {
         int is_signed = evgen_wire_kind_is_signed(kind);
         uint64_t u = evgen_wire_load(p, size);
-        int64_t s = is_signed ? sign_extend(u, size) : (int64_t)u;
+        int64_t s = is_signed ? evgen_wire_load_signed(p, size) : (int64_t)u;
         int negative = is_signed && s < 0;
         uint64_t magnitude = negative ? 0 - (uint64_t)s : u;
-        const char *constant = en ? enum_name(en, s) : NULL;
+        const char *constant = en ? evgen_trace_enum_name(en, s) : NULL;
         if (constant) { /* "AllocSmall (0)" */
             putc_(o, '"');
             put_utf8_chars(o, (const uint8_t *)constant, strlen(constant), 1);

@@ -117,10 +117,7 @@ static void put_value(sql_writer *w, sql_text *t, unsigned kind, const uint8_t *
         sql_text_u64(t, evgen_wire_load(p, size));
         break;
     case EVGEN_WIRE_CLASS_SIGNED: {
-        uint64_t u = evgen_wire_load(p, size);
-        if (size < 8 && (u >> (8 * size - 1)) & 1)
-            u |= ~(uint64_t)0 << (8 * size);
-        sql_text_i64(t, (int64_t)u);
+        sql_text_i64(t, evgen_wire_load_signed(p, size));
         break;
     }
     case EVGEN_WIRE_CLASS_FLOAT:

@@ -54,21 +54,6 @@ typedef struct dumper {
     size_t n_names;
 } dumper;
 
-static const char *enum_name(const evgen_trace_enum *en, int64_t v)
-{
-    for (uint32_t i = 0; i < en->n_consts; i++)
-        if (en->consts[i].value == v)
-            return en->consts[i].name;
-    return NULL;
-}
-
-static int64_t sign_extend(uint64_t v, unsigned size)
-{
-    if (size < 8 && (v >> (8 * size - 1)) & 1)
-        v |= ~(uint64_t)0 << (8 * size);
-    return (int64_t)v;
-}
-
 /* One fixed-size value of `kind` at p (its size known to fit). `name` receives the enum constant
  * of an enum value in JSON (NULL if none). */
 static void put_scalar(dumper *d, unsigned kind, const uint8_t *p, const evgen_trace_enum *en, const char **name)
@@ -81,8 +66,8 @@ static void put_scalar(dumper *d, unsigned kind, const uint8_t *p, const evgen_t
     case EVGEN_WIRE_CLASS_SIGNED: {
         int is_signed = evgen_wire_kind_is_signed(kind);
         uint64_t u = evgen_wire_load(p, size);
-        int64_t s = is_signed ? sign_extend(u, size) : (int64_t)u;
-        const char *constant = en ? enum_name(en, s) : NULL;
+        int64_t s = is_signed ? evgen_wire_load_signed(p, size) : (int64_t)u;
+        const char *constant = en ? evgen_trace_enum_name(en, s) : NULL;
         if (constant && !d->json) { /* Reason=AllocSmall(0) */
             puts_(o, constant);
             w = room(o, ROOM);

@@ -287,6 +287,9 @@ int evgen_struct_member(const evgen_trace_struct *st, const uint8_t *element, ui
  * was changed or cut by the caller). */
 void evgen_event_locate_variable(evgen_event *event);
 
+/* The name of `value` among the constants of `en`, or NULL if it has none. */
+const char *evgen_trace_enum_name(const evgen_trace_enum *en, int64_t value);
+
 /* A string field's text, bounded by the payload: UTF-8 bytes or UTF-16LE code units without
  * the terminator. */
 typedef struct evgen_utf8_view {

@@ -44,6 +44,15 @@ static inline uint64_t evgen_wire_load(const uint8_t *p, unsigned n)
     }
 }
 
+/* The same, as a two's-complement signed integer of that size. */
+static inline int64_t evgen_wire_load_signed(const uint8_t *p, unsigned n)
+{
+    uint64_t v = evgen_wire_load(p, n);
+    if (n && n < 8 && (v >> (8 * n - 1)) & 1)
+        v |= ~(uint64_t)0 << (8 * n);
+    return (int64_t)v;
+}
+
 static inline void evgen_wire_put_le16(uint8_t *p, uint16_t v)
 {
     p[0] = (uint8_t)v;
