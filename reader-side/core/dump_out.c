@@ -2,9 +2,12 @@
 #include "dump_out.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #include "evgen/wire_bytes.h"
+#include "evgen/wire_kinds.h"
 
 void out_flush(dump_buffer *o)
 {
@@ -163,3 +166,17 @@ void put_json_string(dump_buffer *o, const char *s)
     put_utf8(o, (const uint8_t *)s, strlen(s), 1);
 }
 
+char *fmt_float(char *w, unsigned kind, const uint8_t *p, int json)
+{
+    double v;
+    if (kind == EVGEN_WIRE_F32) {
+        float f;
+        memcpy(&f, p, 4);
+        v = f;
+    } else {
+        memcpy(&v, p, 8);
+    }
+    if (json && !isfinite(v))
+        return w + snprintf(w, ROOM, "\"%s\"", isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
+    return w + snprintf(w, ROOM, kind == EVGEN_WIRE_F32 ? "%.9g" : "%.17g", v);
+}

@@ -166,6 +166,32 @@ static inline char *fmt_guid(char *w, const uint8_t *p)
     return w;
 }
 
+/* A float32 or float64 value of `kind` at `p` with enough digits to read back the same value; in
+ * JSON, which has no such numbers, NaN and the infinities as the strings JavaScript prints. */
+char *fmt_float(char *w, unsigned kind, const uint8_t *p, int json);
+
+/* A bool8 or bool32 value: true or false, or the number a bool32 holds beside 0 and 1. */
+static inline char *fmt_bool(char *w, uint64_t v)
+{
+    if (v > 1)
+        return fmt_u64(w, v);
+    memcpy(w, v ? "true" : "false", 5);
+    return w + (v ? 4 : 5);
+}
+
+/* A pointer as 0x and its hex digits, quoted in JSON (JSON numbers would lose 64-bit addresses). */
+static inline char *fmt_pointer(char *w, uint64_t v, int json)
+{
+    if (json)
+        *w++ = '"';
+    *w++ = '0';
+    *w++ = 'x';
+    w = fmt_hex(w, v, 1);
+    if (json)
+        *w++ = '"';
+    return w;
+}
+
 static inline void put_u64(dump_buffer *o, uint64_t v)
 {
     char *w = room(o, ROOM);

@@ -6,7 +6,6 @@
  * the string of its decimal digits. What is not a field (the version, where a cut payload ends,
  * the tail) goes under a key starting with '@', which no field name does. Also the numbers and the
  * event head every trace event starts with. */
-#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -100,42 +99,19 @@ static void put_scalar(pf_out *out, unsigned kind, const uint8_t *p, const evgen
         }
         break;
     }
-    case EVGEN_WIRE_CLASS_FLOAT: {
-        double v;
-        if (kind == EVGEN_WIRE_F32) {
-            float f;
-            memcpy(&f, p, 4);
-            v = f;
-        } else {
-            memcpy(&v, p, 8);
-        }
-        if (!isfinite(v)) /* JSON has no such numbers: the strings JavaScript prints for them */
-            w += snprintf(w, ROOM, "\"%s\"", isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
-        else /* enough digits to read back the same value */
-            w += snprintf(w, ROOM, kind == EVGEN_WIRE_F32 ? "%.9g" : "%.17g", v);
+    case EVGEN_WIRE_CLASS_FLOAT:
+        w = fmt_float(w, kind, p, 1);
         break;
-    }
-    case EVGEN_WIRE_CLASS_BOOL: {
-        uint64_t v = evgen_wire_load(p, size);
-        if (v <= 1) {
-            memcpy(w, v ? "true" : "false", 5);
-            w += v ? 4 : 5;
-        } else { /* a bool32 holding another value: the value, as dump prints it */
-            w = fmt_u64(w, v);
-        }
+    case EVGEN_WIRE_CLASS_BOOL: /* a bool32 holding another value: the value, as dump prints it */
+        w = fmt_bool(w, evgen_wire_load(p, size));
         break;
-    }
     case EVGEN_WIRE_CLASS_GUID:
         *w++ = '"';
         w = fmt_guid(w, p);
         *w++ = '"';
         break;
     case EVGEN_WIRE_CLASS_POINTER:
-        *w++ = '"';
-        *w++ = '0';
-        *w++ = 'x';
-        w = fmt_hex(w, evgen_wire_load(p, size), 1);
-        *w++ = '"';
+        w = fmt_pointer(w, evgen_wire_load(p, size), 1);
         break;
     case EVGEN_WIRE_CLASS_UTF8:
     case EVGEN_WIRE_CLASS_UTF16:

@@ -5,7 +5,6 @@
  * terminal. */
 #include "evgen/dump.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -81,31 +80,12 @@ static void put_scalar(dumper *d, unsigned kind, const uint8_t *p, const evgen_t
             *name = constant;
         break;
     }
-    case EVGEN_WIRE_CLASS_FLOAT: {
-        double v;
-        if (kind == EVGEN_WIRE_F32) {
-            float f;
-            memcpy(&f, p, 4);
-            v = f;
-        } else {
-            memcpy(&v, p, 8);
-        }
-        if (d->json && !isfinite(v))
-            w += snprintf(w, ROOM, "\"%s\"", isnan(v) ? "NaN" : v > 0 ? "Infinity" : "-Infinity");
-        else /* enough digits to read back the same value */
-            w += snprintf(w, ROOM, kind == EVGEN_WIRE_F32 ? "%.9g" : "%.17g", v);
+    case EVGEN_WIRE_CLASS_FLOAT:
+        w = fmt_float(w, kind, p, d->json);
         break;
-    }
-    case EVGEN_WIRE_CLASS_BOOL: {
-        uint64_t v = evgen_wire_load(p, size);
-        if (v <= 1) {
-            memcpy(w, v ? "true" : "false", 5);
-            w += v ? 4 : 5;
-        } else {
-            w = fmt_u64(w, v);
-        }
+    case EVGEN_WIRE_CLASS_BOOL:
+        w = fmt_bool(w, evgen_wire_load(p, size));
         break;
-    }
     case EVGEN_WIRE_CLASS_GUID:
         if (d->json)
             *w++ = '"';
@@ -114,13 +94,7 @@ static void put_scalar(dumper *d, unsigned kind, const uint8_t *p, const evgen_t
             *w++ = '"';
         break;
     case EVGEN_WIRE_CLASS_POINTER:
-        if (d->json)
-            *w++ = '"';
-        *w++ = '0';
-        *w++ = 'x';
-        w = fmt_hex(w, evgen_wire_load(p, size), 1);
-        if (d->json)
-            *w++ = '"';
+        w = fmt_pointer(w, evgen_wire_load(p, size), d->json);
         break;
     case EVGEN_WIRE_CLASS_UTF8:
     case EVGEN_WIRE_CLASS_UTF16:
