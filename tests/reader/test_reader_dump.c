@@ -754,7 +754,7 @@ static void test_progress_bar_on_a_terminal_only(void **state)
         {EVGEN_EXE, "export", "--perfetto", exported, path, NULL},
     };
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        int status;
+        int status = -1;
         char *shown = run_on_terminal(commands[i], &status);
         if (!shown) {
             free(path);
