@@ -10,6 +10,8 @@
 #include "model/model_check.h"
 #include "model/util.h"
 
+#include "evgen/wire_layout.h"
+
 /* The kind a lock spells `name` (`uint32`), or -1. */
 static int kind_named(const char *name, size_t len)
 {
@@ -22,6 +24,15 @@ static const char *c_type_of(evgen_wire_kind kind)
 {
     const evgen_wire_kind_info *info = evgen_wire_kind_info_of(kind);
     return info ? info->decl : "?";
+}
+
+static void free_members(evgen_model_struct *st)
+{
+    for (size_t i = 0; i < st->n_members; i++) {
+        free(st->members[i].name);
+        free(st->members[i].c_spelling);
+    }
+    free(st->members);
 }
 
 /* "struct{A:uint32@0,B:ptr@8}/16": a struct of the model (reused when an identical one exists). */
@@ -49,11 +60,7 @@ static int parse_struct(evgen_model *model, const char *sig, size_t len)
         char *name = evgen_xstrndup(p, (size_t)(colon - p));
         if (!evgen_valid_name(name)) { /* a member name is part of generated names */
             free(name);
-            for (size_t i = 0; i < st.n_members; i++) {
-                free(st.members[i].name);
-                free(st.members[i].c_spelling);
-            }
-            free(st.members);
+            free_members(&st);
             return -1;
         }
         evgen_model_struct_member *m = EVGEN_PUSH(st.members, st.n_members);
@@ -61,8 +68,13 @@ static int parse_struct(evgen_model *model, const char *sig, size_t len)
         m->kind = (evgen_wire_kind)kind;
         m->offset = (unsigned)strtoul(at + 1, NULL, 10);
         m->size = evgen_kind_size(m->kind); /* 0 for a string (variable structs only) */
+        /* a fixed struct's member inside its element (a trace's metadata must say so too) */
         m->enum_index = -1;
         m->c_spelling = evgen_xstrdup(c_type_of(m->kind));
+        if (!st.variable && !evgen_wire_member_fits(m->size, m->offset, st.size)) {
+            free_members(&st);
+            return -1;
+        }
         if (m->kind == EVGEN_WIRE_PTR)
             st.pointer_dependent = true;
         p = end + 1;

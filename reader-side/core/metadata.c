@@ -187,7 +187,7 @@ static void decode_structs(mcur *c, evgen_trace_manifest *m)
                                              s->name, w.name, w.offset, (unsigned long long)slot.delta);
                     strings += string;
                 }
-            } else if (size == 0 || w.offset > s->stride || s->stride - w.offset < size) {
+            } else if (!evgen_wire_member_fits(size, w.offset, s->stride)) {
                 evgen_wire_meta_fail(&c->d, "struct %s member %s: kind %u at offset %u does not fit a %u-byte element",
                                      s->name, w.name, w.kind, w.offset, s->stride);
             }

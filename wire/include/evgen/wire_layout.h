@@ -56,6 +56,13 @@ static inline int evgen_wire_slot_is_fixed_offset(const evgen_wire_slot *s)
  * the compiler's own offsets; the reader uses this to move a struct to a trace's pointer size).
  * Writes `offsets[n]`; returns the stride. */
 uint32_t evgen_wire_struct_layout(const uint32_t *kinds, uint32_t n, unsigned pointer_size, uint32_t *offsets);
+/* Whether a fixed-size member of `size` bytes (0: not a fixed-size kind) at `offset` lies inside an
+ * element of a fixed struct of `stride` bytes: the format's rule for a struct's members. */
+static inline int evgen_wire_member_fits(uint32_t size, uint32_t offset, uint32_t stride)
+{
+    return size != 0 && offset <= stride && stride - offset >= size;
+}
+
 /* The same under `#pragma pack(pack)`: no member aligned to more than `pack` bytes (1, 2, 4 or 8;
  * 0: no pack, the natural layout). CoreCLR packs its heap-dump element structs (pack 1). */
 uint32_t evgen_wire_struct_layout_packed(const uint32_t *kinds, uint32_t n, unsigned pointer_size, uint32_t pack,
