@@ -79,6 +79,15 @@ static int parse_struct(evgen_model *model, const char *sig, size_t len)
             st.pointer_dependent = true;
         p = end + 1;
     }
+    /* What a trace's metadata must hold of a struct (the reader's decoder refuses the rest): every
+     * member understood, at least one, a fixed struct's size, a variable struct's string. */
+    bool has_string = false;
+    for (size_t i = 0; i < st.n_members; i++)
+        has_string = has_string || st.members[i].size == 0;
+    if (p < close || st.n_members == 0 || (st.variable ? !has_string : st.size == 0)) {
+        free_members(&st);
+        return -1;
+    }
     size_t index = model->n_structs;
     st.name = evgen_xasprintf("LockedStruct%zu", index);
     st.c_type = evgen_xstrdup(st.name);
