@@ -1,5 +1,10 @@
 /* crc32c.c — CRC-32C for block checksums: the SSE 4.2 instruction when the CPU has it, chosen
- * once at first use, else a byte-wise table. */
+ * once at first use, else a byte-wise table. With the instruction, a long buffer is checksummed as
+ * three interleaved streams: where the instruction's latency is three times its issue interval
+ * (Intel's cores), one dependent chain leaves two thirds of the unit idle. On the project's AMD EPYC
+ * machine the gain is smaller, 16 % (bench/crc32c_bench: 9.7 against 11.6 us per 64 KiB block).
+ * The streams' registers are joined by the linear map "append STRIDE zero bytes" (below), applied
+ * with four 256-entry tables. */
 #include "evgen/crc32c.h"
 
 #include <string.h>
@@ -20,8 +25,9 @@ static void build_table(void)
     __atomic_store_n(&table_ready, 1, __ATOMIC_RELEASE);
 }
 
-static uint32_t crc32c_table(uint32_t crc, const uint8_t *p, size_t n)
+uint32_t evgen_crc32c_bytewise(uint32_t crc, const void *data, size_t n)
 {
+    const uint8_t *p = data;
     if (!__atomic_load_n(&table_ready, __ATOMIC_ACQUIRE))
         build_table(); /* idempotent: racing threads write the same values */
     crc = ~crc;
@@ -30,17 +36,76 @@ static uint32_t crc32c_table(uint32_t crc, const uint8_t *p, size_t n)
     return ~crc;
 }
 
+
 #if defined(__x86_64__)
-__attribute__((target("sse4.2"))) static uint32_t crc32c_sse42(uint32_t crc, const uint8_t *p, size_t n)
+/* The bytes each of the three streams covers per round; a buffer shorter than three of them, and
+ * what is left after the last whole round, go through one stream. */
+#define STRIDE 2048u
+
+/* shift[k][b]: the register after STRIDE zero bytes from the register b << 8k (the map is linear,
+ * so a register's image is the xor of its four bytes' images). */
+static uint32_t shift[4][256];
+static int shift_ready;
+
+__attribute__((target("sse4.2"))) static uint64_t crc_words(uint64_t c, const uint8_t *p, size_t words)
 {
-    uint64_t c = ~crc;
-    while (n >= 8) {
+    for (size_t i = 0; i < words; i++) {
         uint64_t v;
-        memcpy(&v, p, 8);
+        memcpy(&v, p + 8 * i, 8);
         c = __builtin_ia32_crc32di(c, v);
-        p += 8;
-        n -= 8;
     }
+    return c;
+}
+
+static void build_shift(void)
+{
+    static const uint8_t zeros[STRIDE];
+    uint32_t column[32]; /* the image of each single bit */
+    for (int i = 0; i < 32; i++)
+        column[i] = (uint32_t)crc_words((uint64_t)1u << i, zeros, STRIDE / 8);
+    for (int k = 0; k < 4; k++)
+        for (uint32_t b = 0; b < 256; b++) {
+            uint32_t v = 0;
+            for (int i = 0; i < 8; i++)
+                if (b >> i & 1)
+                    v ^= column[8 * k + i];
+            shift[k][b] = v;
+        }
+    __atomic_store_n(&shift_ready, 1, __ATOMIC_RELEASE);
+}
+
+static uint32_t shifted(uint32_t c)
+{
+    return shift[0][c & 0xffu] ^ shift[1][c >> 8 & 0xffu] ^ shift[2][c >> 16 & 0xffu] ^ shift[3][c >> 24];
+}
+
+__attribute__((target("sse4.2"))) static uint32_t crc32c_sse42(uint32_t crc, const void *data, size_t n)
+{
+    const uint8_t *p = data;
+    uint64_t c = ~crc;
+    if (n >= 3 * STRIDE) {
+        if (!__atomic_load_n(&shift_ready, __ATOMIC_ACQUIRE))
+            build_shift(); /* idempotent, as the table */
+        do {
+            uint64_t a = c, b = 0, d = 0;
+            for (size_t i = 0; i < STRIDE; i += 8) { /* three independent chains */
+                uint64_t va, vb, vd;
+                memcpy(&va, p + i, 8);
+                memcpy(&vb, p + STRIDE + i, 8);
+                memcpy(&vd, p + 2 * STRIDE + i, 8);
+                a = __builtin_ia32_crc32di(a, va);
+                b = __builtin_ia32_crc32di(b, vb);
+                d = __builtin_ia32_crc32di(d, vd);
+            }
+            /* the register after A B D: B's from A's register shifted past B, then D's */
+            c = shifted(shifted((uint32_t)a) ^ (uint32_t)b) ^ (uint32_t)d;
+            p += 3 * STRIDE;
+            n -= 3 * STRIDE;
+        } while (n >= 3 * STRIDE);
+    }
+    c = crc_words(c, p, n / 8);
+    p += n / 8 * 8;
+    n %= 8;
     uint32_t c32 = (uint32_t)c;
     while (n--)
         c32 = __builtin_ia32_crc32qi(c32, *p++);
@@ -48,12 +113,12 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_sse42(uint32_t crc, con
 }
 #endif
 
-typedef uint32_t (*crc_fn)(uint32_t, const uint8_t *, size_t);
+typedef uint32_t (*crc_fn)(uint32_t, const void *, size_t);
 static crc_fn chosen;
 
 static crc_fn choose(void)
 {
-    crc_fn fn = crc32c_table;
+    crc_fn fn = evgen_crc32c_bytewise;
 #if defined(__x86_64__)
     __builtin_cpu_init();
     if (__builtin_cpu_supports("sse4.2"))
@@ -68,5 +133,5 @@ uint32_t evgen_crc32c(uint32_t crc, const void *p, size_t n)
     crc_fn fn = __atomic_load_n(&chosen, __ATOMIC_ACQUIRE);
     if (!fn)
         fn = choose();
-    return fn(crc, (const uint8_t *)p, n);
+    return fn(crc, p, n);
 }
