@@ -1,13 +1,24 @@
-/* emit_bench.c — what emitting costs: FireEtwGCHeapStats_V2 into a file session (1 and 2
- * threads, CLOCK_MONOTONIC and TSC), EventEnabled with the event disabled, and beside them the
- * floor measured in the same run: the same 110-byte payload and a timestamp from the same clock
- * stored with memcpy into a 64 KiB buffer that is fwritten to a file when full, on one thread.
- * Prints the median of RUNS runs of EVENTS events each. Usage: emit_bench [EVENTS] [RUNS] [DIR] */
+/* emit_bench.c — what emitting costs, beside a floor measured in the same round.
+ *
+ * The floor is what any tracer must at least do: take a timestamp from the same clock and store
+ * it with the payload (memcpy) into a 64 KiB buffer that is fwritten to a file when full, on one
+ * thread. evgen emits through the generated FireEtw functions into a file session and is timed
+ * until evgen_session_close returns (the file is complete). Three payloads: GCSuspendEEBegin v1
+ * (10 bytes), GCHeapStats v2 (110 bytes) and GCBulkNode with 32 values (1034 bytes); one emitting
+ * thread, and two for GCHeapStats; full buffers written by the emitting thread itself (the default,
+ * EVGEN_BLOCK_WRITER_AUTO) or by the session's writer thread (EVGEN_BLOCK_WRITER_THREAD).
+ *
+ * Each round runs every case once, in the same order, so that other load on the machine falls on
+ * all of them alike; the table shows medians over the rounds of: wall ns per event, process CPU ns
+ * per event (getrusage: user + system time of every thread, the writer's included), events/s,
+ * bytes of trace per event, and the per-round ratio to the floor with the same payload.
+ * Usage: emit_bench [EVENTS] [ROUNDS] [DIR] */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -16,6 +27,23 @@
 #include "evgen/runtime.h"
 #include "gcevents_runtime.h"
 
+enum { PAYLOAD_SMALL, PAYLOAD_MEDIUM, PAYLOAD_LARGE, N_PAYLOADS };
+static const size_t payload_bytes[N_PAYLOADS] = {10, 110, 10 + 32 * sizeof(GCBulkNodeValue)};
+static const char *const payload_name[N_PAYLOADS] = {"GCSuspendEEBegin v1", "GCHeapStats v2", "GCBulkNode x32"};
+
+/* One measurement: wall and process CPU seconds per event, trace bytes per event. */
+typedef struct figure {
+    double wall_ns, cpu_ns, bytes;
+} figure;
+
+static double process_cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+           (double)ru.ru_stime.tv_usec / 1e6;
+}
+
 static uint64_t monotonic_ns(void)
 {
     struct timespec ts;
@@ -23,58 +51,78 @@ static uint64_t monotonic_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
+static double file_bytes(const char *path)
+{
+    struct stat st;
+    return stat(path, &st) == 0 ? (double)st.st_size : 0;
+}
+
 /* ---- the floor ------------------------------------------------------------------------- */
 
-static double floor_run(const char *path, long events, int use_tsc)
+static figure floor_run(const char *path, long events, size_t payload_size, int use_tsc)
 {
-    static unsigned char buffer[65536];
-    unsigned char payload[110];
-    memset(payload, 0x5a, sizeof payload);
+    static unsigned char buffer[65536], payload[2048];
+    memset(payload, 0x5a, payload_size);
     FILE *f = fopen(path, "wb");
     if (!f) {
         perror(path);
         exit(1);
     }
     size_t used = 0;
-    double t0 = bench_now_seconds();
+    double t0 = bench_now_seconds(), c0 = process_cpu_seconds();
     for (long i = 0; i < events; i++) {
         uint64_t ts = use_tsc ? __builtin_ia32_rdtsc() : monotonic_ns();
-        if (used + sizeof ts + sizeof payload > sizeof buffer) {
+        if (used + sizeof ts + payload_size > sizeof buffer) {
             fwrite(buffer, 1, used, f);
             used = 0;
         }
         memcpy(buffer + used, &ts, sizeof ts);
-        memcpy(buffer + used + sizeof ts, payload, sizeof payload);
-        used += sizeof ts + sizeof payload;
+        memcpy(buffer + used + sizeof ts, payload, payload_size);
+        used += sizeof ts + payload_size;
     }
     fwrite(buffer, 1, used, f);
     fclose(f);
-    double t = bench_now_seconds() - t0;
+    figure fig = {(bench_now_seconds() - t0) * 1e9 / (double)events,
+                  (process_cpu_seconds() - c0) * 1e9 / (double)events, file_bytes(path) / (double)events};
     unlink(path);
-    return t * 1e9 / (double)events;
+    return fig;
 }
 
 /* ---- evgen ----------------------------------------------------------------------------- */
 
 typedef struct emit_job {
     long events;
+    int payload;
 } emit_job;
 
 static void *emit_thread(void *arg)
 {
     const emit_job *job = arg;
+    static GCBulkNodeValue values[32];
     for (long i = 0; i < job->events; i++)
-        FIRE_EVENT(GCHeapStats, (uint64_t)i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, (uint64_t)i, 15);
+        switch (job->payload) {
+        case PAYLOAD_SMALL:
+            FIRE_EVENT(GCSuspendEEBegin, 1, (uint32_t)i, 7);
+            break;
+        case PAYLOAD_MEDIUM:
+            FIRE_EVENT(GCHeapStats, (uint64_t)i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, (uint64_t)i, 15);
+            break;
+        default:
+            values[i & 31].Size = (uint64_t)i;
+            FIRE_EVENT(GCBulkNode, (uint32_t)i, 32, 7, values);
+            break;
+        }
     return NULL;
 }
 
-/* ns per event of one thread (wall time of the whole run / events per thread), and the file's
- * bytes per event. */
-static double evgen_run(const char *path, long events, int threads, evgen_clock_kind clock, double *bytes_per_event)
+/* Every thread emits `events` / `threads` events; the figure is per event of all of them. */
+static figure evgen_run(const char *path, long events, int payload, int threads, evgen_clock_kind clock,
+                        evgen_block_writer block_writer)
 {
     evgen_session_options options;
     evgen_session_options_init(&options);
     options.clock = clock;
+    options.block_writer = block_writer;
     evgen_session *s = evgen_session_open_file(path, &options);
     if (!s) {
         perror("evgen_session_open_file");
@@ -82,8 +130,8 @@ static double evgen_run(const char *path, long events, int threads, evgen_clock_
     }
     evgen_session_enable(s, NULL, 5, ~0ull);
     pthread_t tid[8];
-    emit_job job = {events / threads};
-    double t0 = bench_now_seconds();
+    emit_job job = {events / threads, payload};
+    double t0 = bench_now_seconds(), c0 = process_cpu_seconds();
     for (int i = 0; i < threads; i++)
         pthread_create(&tid[i], NULL, emit_thread, &job);
     for (int i = 0; i < threads; i++)
@@ -93,18 +141,17 @@ static double evgen_run(const char *path, long events, int threads, evgen_clock_
         perror("evgen_session_close");
         exit(1);
     }
-    double t = bench_now_seconds() - t0;
-    struct stat st;
-    stat(path, &st);
-    *bytes_per_event = (double)st.st_size / (double)totals.written;
-    if (totals.written != (uint64_t)(job.events * threads) || totals.dropped) {
-        fprintf(stderr, "written %llu of %ld, dropped %llu\n", (unsigned long long)totals.written,
-                job.events * threads, (unsigned long long)totals.dropped);
+    long all = job.events * threads;
+    figure fig = {(bench_now_seconds() - t0) * 1e9 / (double)all, (process_cpu_seconds() - c0) * 1e9 / (double)all,
+                  file_bytes(path) / (double)all};
+    if (totals.written != (uint64_t)all || totals.dropped || totals.lost) {
+        fprintf(stderr, "written %llu of %ld, dropped %llu, lost %llu\n", (unsigned long long)totals.written, all,
+                (unsigned long long)totals.dropped, (unsigned long long)totals.lost);
         exit(1);
     }
     evgen_session_totals_free(&totals);
     unlink(path);
-    return t * 1e9 / (double)events;
+    return fig;
 }
 
 static double disabled_run(long events)
@@ -115,40 +162,111 @@ static double disabled_run(long events)
     return (bench_now_seconds() - t0) * 1e9 / (double)events;
 }
 
+/* ---- the rounds ------------------------------------------------------------------------ */
+
+enum { MAX_ROUNDS = 64 };
+
+/* A row of the table: a case's figures over the rounds, and the index of its floor's row. */
+typedef struct row {
+    char name[96];
+    int floor_row; /* -1: this is a floor */
+    int scaling_of; /* >= 0: also print events/s against that row's */
+    figure f[MAX_ROUNDS];
+} row;
+
+static row rows[32];
+static int n_rows;
+
+static int add_row(const char *name, int floor_row, int scaling_of)
+{
+    row *r = &rows[n_rows];
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->floor_row = floor_row;
+    r->scaling_of = scaling_of;
+    return n_rows++;
+}
+
+static double median_of(int n, const double *v)
+{
+    double copy[MAX_ROUNDS];
+    memcpy(copy, v, (size_t)n * sizeof *v);
+    return bench_median(copy, n);
+}
+
+static void print_row(const row *r, int rounds)
+{
+    double wall[MAX_ROUNDS], cpu[MAX_ROUNDS], bytes[MAX_ROUNDS], rw[MAX_ROUNDS], rc[MAX_ROUNDS];
+    for (int k = 0; k < rounds; k++) {
+        wall[k] = r->f[k].wall_ns;
+        cpu[k] = r->f[k].cpu_ns;
+        bytes[k] = r->f[k].bytes;
+        if (r->floor_row >= 0) {
+            rw[k] = r->f[k].wall_ns / rows[r->floor_row].f[k].wall_ns;
+            rc[k] = r->f[k].cpu_ns / rows[r->floor_row].f[k].cpu_ns;
+        } else if (r->scaling_of >= 0) {
+            rw[k] = rows[r->scaling_of].f[k].wall_ns / r->f[k].wall_ns;
+        }
+    }
+    double w = median_of(rounds, wall);
+    printf("%-46s %8.1f %8.1f %7.2f %8.1f", r->name, w, median_of(rounds, cpu), 1e3 / w, median_of(rounds, bytes));
+    if (r->floor_row >= 0)
+        printf("   %5.2fx   %5.2fx", median_of(rounds, rw), median_of(rounds, rc));
+    else if (r->scaling_of >= 0)
+        printf("   throughput %.2fx one thread's", median_of(rounds, rw));
+    printf("\n");
+}
+
 int main(int argc, char **argv)
 {
     long events;
-    int runs;
+    int rounds;
     const char *dir;
-    int usage = bench_trace_args(argc, argv, 2000000, &events, &runs, &dir);
+    int usage = bench_trace_args(argc, argv, 2000000, &events, &rounds, &dir);
     if (usage)
         return usage;
     char path[4096];
     snprintf(path, sizeof path, "%s/evgen-emit-bench-%ld.evtrace", dir, (long)getpid());
 
-    double floor_mono[64], floor_tsc[64], one[64], two[64], tsc[64], off[64], bytes = 0, bytes_tsc = 0, b2 = 0;
-    for (int r = 0; r < runs; r++) {
-        floor_mono[r] = floor_run(path, events, 0);
-        floor_tsc[r] = floor_run(path, events, 1);
-        one[r] = evgen_run(path, events, 1, EVGEN_CLOCK_MONOTONIC, &bytes);
-        two[r] = evgen_run(path, events, 2, EVGEN_CLOCK_MONOTONIC, &b2);
-        tsc[r] = evgen_run(path, events, 1, EVGEN_CLOCK_TSC, &bytes_tsc);
-        off[r] = disabled_run(events * 10);
+    int floor_row[N_PAYLOADS], auto_row[N_PAYLOADS], thread_row[N_PAYLOADS];
+    char name[96];
+    for (int p = 0; p < N_PAYLOADS; p++) {
+        snprintf(name, sizeof name, "floor, %zu-byte payload", payload_bytes[p]);
+        floor_row[p] = add_row(name, -1, -1);
+        snprintf(name, sizeof name, "evgen %s, 1 thread", payload_name[p]);
+        auto_row[p] = add_row(name, floor_row[p], -1);
+        snprintf(name, sizeof name, "  same, writer thread writes");
+        thread_row[p] = add_row(name, floor_row[p], -1);
     }
-    double m_floor = bench_median(floor_mono, runs), m_floor_tsc = bench_median(floor_tsc, runs);
-    double m_one = bench_median(one, runs), m_two = bench_median(two, runs), m_tsc = bench_median(tsc, runs), m_off = bench_median(off, runs);
-    printf("emit_bench: %ld events per run, median of %d runs, GCHeapStats v2 (110-byte payload)\n", events, runs);
-    printf("%-52s %8.2f ns/event\n", "EventEnabled + FIRE_EVENT, event disabled", m_off);
-    printf("%-52s %8.1f ns/event  %6.1f M events/s\n", "floor: memcpy + clock_gettime + fwrite, 1 thread", m_floor,
-           1e3 / m_floor);
-    printf("%-52s %8.1f ns/event  %6.1f M events/s  %.2fx floor  %.1f bytes/event\n",
-           "evgen FireEtwGCHeapStats_V2, file, 1 thread", m_one, 1e3 / m_one, m_one / m_floor, bytes);
-    printf("%-52s %8.1f ns/event  %6.1f M events/s  %.2fx one thread  %.1f bytes/event\n",
-           "evgen FireEtwGCHeapStats_V2, file, 2 threads (total)", m_two, 1e3 / m_two, m_one / m_two, b2);
-    printf("%-52s %8.1f ns/event  %6.1f M events/s\n", "floor with rdtsc", m_floor_tsc, 1e3 / m_floor_tsc);
-    printf("%-52s %8.1f ns/event  %6.1f M events/s  %.2fx floor  %.1f bytes/event\n",
-           "evgen FireEtwGCHeapStats_V2, file, 1 thread, TSC", m_tsc, 1e3 / m_tsc, m_tsc / m_floor_tsc, bytes_tsc);
-    printf("bytes per event beyond the 110-byte payload: %.2f (monotonic), %.2f (TSC)\n", bytes - 110,
-           bytes_tsc - 110);
+    int two_auto = add_row("evgen GCHeapStats v2, 2 threads", -1, auto_row[PAYLOAD_MEDIUM]);
+    int two_thread = add_row("  same, writer thread writes", -1, thread_row[PAYLOAD_MEDIUM]);
+    int floor_tsc = add_row("floor with rdtsc, 110-byte payload", -1, -1);
+    int tsc_row = add_row("evgen GCHeapStats v2, 1 thread, TSC clock", floor_tsc, -1);
+    double off[MAX_ROUNDS];
+
+    for (int k = 0; k < rounds; k++) {
+        for (int p = 0; p < N_PAYLOADS; p++) {
+            long n = p == PAYLOAD_LARGE ? events / 8 : events;
+            rows[floor_row[p]].f[k] = floor_run(path, n, payload_bytes[p], 0);
+            rows[auto_row[p]].f[k] = evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC, EVGEN_BLOCK_WRITER_AUTO);
+            rows[thread_row[p]].f[k] = evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC, EVGEN_BLOCK_WRITER_THREAD);
+        }
+        rows[two_auto].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, EVGEN_CLOCK_MONOTONIC, EVGEN_BLOCK_WRITER_AUTO);
+        rows[two_thread].f[k] =
+            evgen_run(path, events, PAYLOAD_MEDIUM, 2, EVGEN_CLOCK_MONOTONIC, EVGEN_BLOCK_WRITER_THREAD);
+        rows[floor_tsc].f[k] = floor_run(path, events, payload_bytes[PAYLOAD_MEDIUM], 1);
+        rows[tsc_row].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 1, EVGEN_CLOCK_TSC, EVGEN_BLOCK_WRITER_AUTO);
+        off[k] = disabled_run(events * 10);
+    }
+
+    printf("emit_bench: %ld events per run (%ld for the 1034-byte payload), median of %d rounds; the floor:\n"
+           "a timestamp from the same clock and the payload memcpy'd into a 64 KiB buffer, fwritten when full\n\n",
+           events, events / 8, rounds);
+    printf("%-46s %8s %8s %7s %8s   %6s   %6s\n", "", "wall", "CPU", "M ev/s", "bytes", "wall", "CPU");
+    printf("%-46s %8s %8s %7s %8s   %6s   %6s\n", "", "ns/ev", "ns/ev", "", "/event", "/floor", "/floor");
+    for (int i = 0; i < n_rows; i++)
+        print_row(&rows[i], rounds);
+    printf("%-46s %8.2f ns/event (one load and a branch)\n", "EventEnabled + FIRE_EVENT, event disabled",
+           median_of(rounds, off));
+    printf("\nCPU counts every thread of the process (getrusage), the writer thread's too; the floor has one.\n");
     return 0;
 }

@@ -2,7 +2,8 @@
  * (a thread's first emit, joining a session, a full or claimed buffer, no free buffer, a payload
  * too big, a nested emit beyond EVGEN_MAX_NESTING, a record for several sessions).
  *
- * All of it is async-signal-safe: no lock, no malloc; the system calls are gettid, mmap, futex and
+ * All of it is async-signal-safe: no lock, no malloc; the system calls are gettid, mmap, futex,
+ * pwrite (a full buffer written by its own thread: direct.c) and
  * sched_yield, and errno is kept. An emit *nested* in another of its thread (a signal handler that
  * interrupted an emit or a runtime call) never waits: where it would, it drops and counts. A top
  * emit may wait (EVGEN_WHEN_FULL_WAIT, or a flusher's claim) with its depth lowered, so nothing
@@ -133,6 +134,14 @@ static evgen_stream *reserve(const reservation *r, uint32_t *status)
         }
         if (rs->buf && (size_t)(st->end - st->pos) >= (size_t)r->payload + EVGEN_MAX_RECORD_HEADER)
             return st;
+        if (rs->buf && s->emitters_write && r->wait == WAIT_ANY) {
+            rt_buffer *own = evgen_rt_write_own(s, t, r->level);
+            if (own) {
+                take_buffer(t, r->slot, r->level, own);
+                return st;
+            }
+            continue; /* the sink failed: the session records nothing more */
+        }
         if (rs->buf)
             evgen_rt_handoff(s, t, r->level);
         /* buffer_size >= max_payload + EVGEN_MAX_RECORD_HEADER: a fresh buffer always has room. */

@@ -30,6 +30,7 @@ typedef struct rt_buffer {
     uint32_t taken;    /* pooled: 1 while a stream or the writer has it (atomic) */
     uint32_t sequence, event_count, dropped;
     uint64_t thread_id, base_ticks;
+    uint64_t offset; /* file sink: where in the file the block goes, reserved when it was handed over */
     const evgen_manifest_desc *manifest; /* metadata and forget blocks: the manifest */
 } rt_buffer;
 
@@ -106,6 +107,8 @@ struct evgen_session {
     void *context;
     uint64_t start_ticks, frequency;
     int clock_is_tsc;
+    int emitters_write; /* a top emit writes its own full buffer (direct.c) */
+    uint64_t file_end;  /* file sink: bytes of the file reserved so far (atomic, sink.c) */
 
     /* The pool: lock-free (writer.c). */
     uint8_t *slab;      /* every pooled buffer's bytes */
@@ -122,6 +125,8 @@ struct evgen_session {
     uint32_t done_word;    /* futex: a block was written */
     uint32_t stopping;
     int error; /* the sink's first error (an errno value), 0 if none (atomic) */
+    uint64_t error_offset; /* file sink: the place of the first block the sink failed to take (atomic
+                            * minimum; UINT64_MAX: none): blocks placed before it are still written */
     pthread_t writer;
 
     /* Under the runtime lock. */
@@ -132,8 +137,9 @@ struct evgen_session {
     evgen_thread_totals *totals; /* at close: every thread, in attach order */
     size_t n_totals;
 
+    uint64_t bytes; /* bytes the sink took (atomic adds: the writer and, for a file, emitters) */
+
     /* The writer thread's own. */
-    uint64_t bytes;
     evgen_wire_buf memory;
     rt_type *types;
     size_t n_types;
@@ -231,6 +237,14 @@ int evgen_rt_barrier_force(int mode);
 
 /* quiesce.c */
 EVGEN_RT_HIDDEN void evgen_rt_handoff(evgen_session *s, rt_thread *t, unsigned level);
+/* Fills B, the buffer of T's stream at LEVEL in S, with its events block's fields (size, records,
+ * sequence, drops), and returns its records; 0 if it holds none (then nothing moves on). */
+EVGEN_RT_HIDDEN uint64_t evgen_rt_seal_events(evgen_session *s, rt_thread *t, unsigned level, rt_buffer *b);
+
+/* direct.c */
+/* Writes the full buffer of T's stream at LEVEL in S to the file itself and returns it, empty, for
+ * the stream to refill; NULL if the sink failed (the buffer went to the writer, the stream has none). */
+EVGEN_RT_HIDDEN rt_buffer *evgen_rt_write_own(evgen_session *s, rt_thread *t, unsigned level);
 EVGEN_RT_HIDDEN void evgen_rt_flush_streams(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_close_streams(evgen_session *s);
 
@@ -248,6 +262,8 @@ EVGEN_RT_HIDDEN void evgen_rt_writer_stop(evgen_session *s);
 EVGEN_RT_HIDDEN int evgen_rt_in_writer(void);
 EVGEN_RT_HIDDEN void evgen_rt_queue_init(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_enqueue(evgen_session *s, rt_buffer *b);
+EVGEN_RT_HIDDEN void evgen_rt_frame(rt_buffer *b);
+EVGEN_RT_HIDDEN void evgen_rt_put_metadata(evgen_session *s, rt_buffer *b);
 EVGEN_RT_HIDDEN void evgen_rt_wait_written(evgen_session *s);
 EVGEN_RT_HIDDEN rt_buffer *evgen_rt_pool_take(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_pool_put(evgen_session *s, rt_buffer *b);
@@ -256,7 +272,9 @@ EVGEN_RT_HIDDEN void evgen_rt_pool_put(evgen_session *s, rt_buffer *b);
 EVGEN_RT_HIDDEN void evgen_rt_fork_handlers(void);
 
 /* sink.c, sink_callback.c */
-EVGEN_RT_HIDDEN int evgen_rt_sink_raw(evgen_session *s, const uint8_t *p, size_t n);
+EVGEN_RT_HIDDEN uint64_t evgen_rt_sink_reserve(evgen_session *s, size_t n);
+EVGEN_RT_HIDDEN int evgen_rt_sink_raw(evgen_session *s, uint64_t offset, const uint8_t *p, size_t n);
+EVGEN_RT_HIDDEN void evgen_rt_sink_failed(evgen_session *s, uint64_t offset, int err);
 EVGEN_RT_HIDDEN int evgen_rt_sink_block(evgen_session *s, rt_buffer *b);
 EVGEN_RT_HIDDEN int evgen_rt_callback_block(evgen_session *s, const rt_buffer *b);
 /* Test hook (tests/runtime): the file sink fails with `err` past `bytes` (UINT64_MAX: never). */

@@ -33,6 +33,25 @@
 
 #include "internal.h"
 
+uint64_t evgen_rt_seal_events(evgen_session *s, rt_thread *t, unsigned level, rt_buffer *b)
+{
+    evgen_stream *st = &t->pub.streams[s->slot][level];
+    rt_stream *rs = &t->streams[s->slot][level];
+    uint64_t records = st->written - rs->block_first;
+    b->size = (uint32_t)(st->pos - (b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE));
+    if (records == 0)
+        return 0;
+    b->type = EVGEN_WIRE_BLOCK_EVENTS;
+    b->thread_id = t->tid;
+    b->stream = (uint8_t)level;
+    b->sequence = rs->sequence++;
+    b->event_count = (uint32_t)records;
+    /* The end block carries the exact total; a block header holds at most 2^32 - 1. */
+    b->dropped = rs->dropped_since_block > UINT32_MAX ? UINT32_MAX : (uint32_t)rs->dropped_since_block;
+    rs->dropped_since_block -= b->dropped;
+    return records;
+}
+
 /* T's stream at LEVEL in S is quiescent (its owner's emit, its exit, or claimed and not in use):
  * its buffer, if it holds records, goes to the writer. */
 void evgen_rt_handoff(evgen_session *s, rt_thread *t, unsigned level)
@@ -42,23 +61,13 @@ void evgen_rt_handoff(evgen_session *s, rt_thread *t, unsigned level)
     rt_buffer *b = rs->buf;
     if (!b)
         return;
-    uint64_t records = st->written - rs->block_first;
-    b->size = (uint32_t)(st->pos - (b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE));
+    uint64_t records = evgen_rt_seal_events(s, t, level, b);
     __atomic_store_n(&rs->buf, NULL, __ATOMIC_RELAXED);
     st->pos = st->end = NULL;
-    if (records == 0) {
+    if (records == 0)
         evgen_rt_pool_put(s, b);
-        return;
-    }
-    b->type = EVGEN_WIRE_BLOCK_EVENTS;
-    b->thread_id = t->tid;
-    b->stream = (uint8_t)level;
-    b->sequence = rs->sequence++;
-    b->event_count = (uint32_t)records;
-    /* The end block carries the exact total; a block header holds at most 2^32 - 1. */
-    b->dropped = rs->dropped_since_block > UINT32_MAX ? UINT32_MAX : (uint32_t)rs->dropped_since_block;
-    rs->dropped_since_block -= b->dropped;
-    evgen_rt_enqueue(s, b);
+    else
+        evgen_rt_enqueue(s, b);
 }
 
 static int attached(const evgen_session *s, const rt_thread *t)

@@ -120,10 +120,10 @@ void evgen_register_manifest(evgen_manifest_desc *manifest)
         evgen_session *s = evgen_rt.slots[slot];
         if (!s)
             continue;
-        /* Queued before any of its events can be enabled, so a reader meets the metadata first. */
+        /* Placed before any of its events can be enabled, so a reader meets the metadata first. */
         rt_buffer *b = evgen_rt_metadata_block(manifest);
         if (b)
-            evgen_rt_enqueue(s, b);
+            evgen_rt_put_metadata(s, b);
         else if (!s->error)
             __atomic_store_n(&s->error, ENOMEM, __ATOMIC_RELAXED);
     }

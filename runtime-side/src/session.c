@@ -18,6 +18,7 @@ void evgen_session_options_init(evgen_session_options *options)
     options->max_payload = 65536; /* ETW's limit */
     options->when_full = EVGEN_WHEN_FULL_WAIT;
     options->clock = EVGEN_CLOCK_MONOTONIC;
+    options->block_writer = EVGEN_BLOCK_WRITER_AUTO;
 }
 
 /* Fields past the caller's `size` keep their defaults; a size that does not even cover
@@ -34,7 +35,8 @@ static int resolve_options(const evgen_session_options *in, evgen_session_option
     if (out->buffer_size < 4096 || out->buffer_size > (1u << 30) ||
         (uint64_t)out->max_payload + EVGEN_MAX_RECORD_HEADER > out->buffer_size || out->buffer_count == 0 ||
         (out->when_full != EVGEN_WHEN_FULL_WAIT && out->when_full != EVGEN_WHEN_FULL_DROP) ||
-        (out->clock != EVGEN_CLOCK_MONOTONIC && out->clock != EVGEN_CLOCK_TSC))
+        (out->clock != EVGEN_CLOCK_MONOTONIC && out->clock != EVGEN_CLOCK_TSC) ||
+        (out->block_writer != EVGEN_BLOCK_WRITER_AUTO && out->block_writer != EVGEN_BLOCK_WRITER_THREAD))
         return -1;
     uint64_t stride = ((uint64_t)out->buffer_size + EVGEN_WIRE_BLOCK_HEADER_SIZE + 63) & ~(uint64_t)63;
     if (stride * out->buffer_count > SIZE_MAX / 2)
@@ -141,6 +143,7 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
     s->slot = (unsigned)slot;
     s->sink = sink;
     s->fd = -1;
+    s->error_offset = UINT64_MAX;
     s->callback = callback;
     s->context = context;
     evgen_rt_queue_init(s);
@@ -155,6 +158,8 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
     }
     if ((err = make_pool(s)) != 0)
         goto fail;
+    s->emitters_write = sink == RT_SINK_FILE && opt.when_full == EVGEN_WHEN_FULL_WAIT &&
+                        opt.block_writer == EVGEN_BLOCK_WRITER_AUTO;
     if (sink == RT_SINK_FILE && (s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
         err = errno;
         goto fail;
@@ -162,7 +167,7 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
     s->start_ticks = evgen_rt_now(s);
     uint8_t header[EVGEN_WIRE_FILE_HEADER_SIZE];
     file_header(s, evgen_rt_realtime_ns(), header);
-    if ((err = evgen_rt_sink_raw(s, header, sizeof header)) != 0)
+    if ((err = evgen_rt_sink_raw(s, evgen_rt_sink_reserve(s, sizeof header), header, sizeof header)) != 0)
         goto fail;
     if ((err = evgen_rt_writer_start(s)) != 0)
         goto fail;
@@ -177,7 +182,7 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
             s->error = ENOMEM; /* reported by flush and close */
             break;
         }
-        evgen_rt_enqueue(s, b);
+        evgen_rt_put_metadata(s, b);
     }
     __atomic_store_n(&evgen_rt.slots[slot], s, __ATOMIC_RELEASE);
     __atomic_store_n(&evgen_rt.unattributed[slot], 0, __ATOMIC_RELAXED);

@@ -107,12 +107,33 @@ static rt_buffer *pop(evgen_session *s)
 
 void evgen_rt_enqueue(evgen_session *s, rt_buffer *b)
 {
+    if (b->type != RT_BLOCK_FORGET)
+        b->offset = evgen_rt_sink_reserve(s, EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)b->size);
     if (b->pooled)
         __atomic_fetch_add(&s->n_inflight, 1, __ATOMIC_RELAXED);
     __atomic_fetch_add(&s->queued, 1, __ATOMIC_RELAXED);
     push(s, b);
     __atomic_fetch_add(&s->doorbell, 1, __ATOMIC_RELEASE);
     evgen_rt_futex_wake(&s->doorbell);
+}
+
+/* A metadata block: a file's is written at once by the calling thread, so that it is in the file
+ * before any block of the events it defines, which emitting threads may write themselves (a
+ * process that dies leaves no event the trace cannot decode); other sinks take it in queue order. */
+void evgen_rt_put_metadata(evgen_session *s, rt_buffer *b)
+{
+    if (s->sink != RT_SINK_FILE) {
+        evgen_rt_enqueue(s, b);
+        return;
+    }
+    evgen_rt_frame(b);
+    size_t n = EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)b->size;
+    uint64_t offset = evgen_rt_sink_reserve(s, n);
+    int err = __atomic_load_n(&s->error, __ATOMIC_ACQUIRE) ? 0 : evgen_rt_sink_raw(s, offset, b->data, n);
+    if (err)
+        evgen_rt_sink_failed(s, offset, err);
+    free(b->data);
+    free(b);
 }
 
 /* Every block queued before the call has reached the sink. Not from the writer. */
@@ -129,7 +150,8 @@ void evgen_rt_wait_written(evgen_session *s)
 
 /* ---- the writer ---------------------------------------------------------------------------- */
 
-static void frame(rt_buffer *b)
+/* Writes B's block header (docs/format.md), crc32c included, into its first bytes. */
+void evgen_rt_frame(rt_buffer *b)
 {
     evgen_wire_block_header bh = {0};
     bh.type = b->type;
@@ -171,14 +193,15 @@ static void write_block(evgen_session *s, rt_buffer *b)
     if (b->type == RT_BLOCK_FORGET) {
         if (s->sink == RT_SINK_CALLBACK)
             evgen_rt_callback_block(s, b);
-    } else if (__atomic_load_n(&s->error, __ATOMIC_RELAXED)) {
+    } else if (__atomic_load_n(&s->error, __ATOMIC_ACQUIRE) &&
+               (s->sink != RT_SINK_FILE || b->offset >= __atomic_load_n(&s->error_offset, __ATOMIC_ACQUIRE))) {
         count_lost(s, b); /* after a sink error blocks are discarded: emitters never wait on a dead sink */
     } else {
-        frame(b);
+        evgen_rt_frame(b);
         err = evgen_rt_sink_block(s, b);
         if (err) {
             count_lost(s, b);
-            __atomic_store_n(&s->error, err, __ATOMIC_RELEASE);
+            evgen_rt_sink_failed(s, b->offset, err);
         }
     }
     if (b->pooled) {

@@ -183,6 +183,12 @@ static void test_runtime_options(void **state)
         assert_int_equal(errno, EINVAL);
     }
     evgen_session_options_init(&o);
+    assert_int_equal(o.block_writer, EVGEN_BLOCK_WRITER_AUTO);
+    o.block_writer = (evgen_block_writer)7; /* unknown block writer */
+    errno = 0;
+    assert_null(evgen_session_open_memory(&o));
+    assert_int_equal(errno, EINVAL);
+    evgen_session_options_init(&o);
     o.buffer_size = 4096;
     o.max_payload = 4096 - EVGEN_MAX_RECORD_HEADER; /* exactly enough */
     evgen_session *s = evgen_session_open_memory(&o);
@@ -870,13 +876,15 @@ static void *emit_ticks(void *arg)
     return NULL;
 }
 
+/* Both ways a full buffer reaches the file: written by its own thread (AUTO) or the writer's. */
 static void test_runtime_sink_injected(void **state)
 {
     (void)state;
-    const int errors[] = {ENOSPC, EIO};
-    for (size_t e = 0; e < 2; e++) {
+    const int errors[] = {ENOSPC, EIO, ENOSPC, EIO};
+    for (size_t e = 0; e < 4; e++) {
         char *path = rt_path("failing.evtrace");
         evgen_session_options o = rt_options(4096, 4, 1024, EVGEN_WHEN_FULL_WAIT);
+        o.block_writer = e < 2 ? EVGEN_BLOCK_WRITER_AUTO : EVGEN_BLOCK_WRITER_THREAD;
         evgen_rt_sink_fail_after(100000, errors[e]);
         evgen_session *s = evgen_session_open_file(path, &o);
         assert_non_null(s);
@@ -909,6 +917,104 @@ static void test_runtime_sink_injected(void **state)
         assert_false(t.has_end);
         assert_int_equal(t.n_records, totals.written);
         assert_true(totals.bytes <= 100000);
+        tp_free(&t);
+        free(data);
+        evgen_session_totals_free(&totals);
+        rt_path_free(path);
+    }
+}
+
+/* ---- several threads writing their own blocks into one file ---- */
+
+typedef struct stream_order {
+    uint64_t tids[8];
+    uint64_t next_seq[8];  /* per thread: the tick it must emit next */
+    uint32_t last_block[8];
+    int bad;
+} stream_order;
+
+static void check_stream_order(const tp_record *r, void *context)
+{
+    stream_order *o = context;
+    uint32_t thread;
+    uint64_t seq;
+    memcpy(&thread, r->payload, 4);
+    memcpy(&seq, r->payload + 4, 8);
+    if (thread >= 8 || r->stream != 0) {
+        o->bad = 1;
+        return;
+    }
+    if (o->next_seq[thread] == 0)
+        o->tids[thread] = r->thread_id;
+    /* In file order, each thread's records come in emit order, its blocks in sequence order. */
+    o->bad |= seq != o->next_seq[thread] || r->thread_id != o->tids[thread] ||
+              r->block_sequence < o->last_block[thread];
+    o->next_seq[thread] = seq + 1;
+    o->last_block[thread] = r->block_sequence;
+}
+
+typedef struct tick_job {
+    uint32_t thread;
+    uint64_t count;
+} tick_job;
+
+static void *emit_numbered_ticks(void *arg)
+{
+    const tick_job *job = arg;
+    for (uint64_t k = 0; k < job->count; k++)
+        if (fire_tick(job->thread, k) != EVGEN_EMIT_OK)
+            return (void *)1;
+    return NULL;
+}
+
+static void test_runtime_block_writers(void **state)
+{
+    (void)state;
+    const evgen_block_writer writers[] = {EVGEN_BLOCK_WRITER_AUTO, EVGEN_BLOCK_WRITER_THREAD};
+    for (size_t w = 0; w < 2; w++) {
+        char *path = rt_path("threads.evtrace");
+        evgen_session_options o = rt_options(4096, 16, 1024, EVGEN_WHEN_FULL_WAIT);
+        o.block_writer = writers[w];
+        evgen_session *s = evgen_session_open_file(path, &o);
+        assert_non_null(s);
+        assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+        enum { THREADS = 4, TICKS = 30000 };
+        pthread_t threads[THREADS];
+        tick_job jobs[THREADS];
+        for (uint32_t i = 0; i < THREADS; i++) {
+            jobs[i] = (tick_job){i, TICKS};
+            assert_int_equal(pthread_create(&threads[i], NULL, emit_numbered_ticks, &jobs[i]), 0);
+        }
+        /* A flush in the middle takes partial buffers to the writer while the threads write theirs. */
+        assert_int_equal(evgen_session_flush(s), 0);
+        for (uint32_t i = 0; i < THREADS; i++) {
+            void *failed;
+            assert_int_equal(pthread_join(threads[i], &failed), 0);
+            assert_null(failed);
+        }
+        evgen_session_totals totals;
+        assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+        assert_int_equal(totals.written, THREADS * TICKS);
+        assert_int_equal(totals.dropped + totals.lost, 0);
+
+        size_t size;
+        uint8_t *data = tp_read_file(path, &size);
+        assert_non_null(data);
+        assert_int_equal(totals.bytes, size); /* no gap, nothing past the end */
+        stream_order order;
+        memset(&order, 0, sizeof order);
+        tp_trace t;
+        int rc = tp_parse(data, size, check_stream_order, &order, &t);
+        if (rc != 0)
+            fprintf(stderr, "%s\n", t.error);
+        assert_int_equal(rc, 0);
+        assert_true(t.has_end);
+        assert_false(t.torn);
+        assert_int_equal(t.n_records, THREADS * TICKS);
+        assert_true(t.n_blocks[2] >= THREADS * TICKS * 12 / 4096); /* many blocks per thread */
+        assert_false(order.bad);
+        for (uint32_t i = 0; i < THREADS; i++)
+            assert_int_equal(order.next_seq[i], TICKS);
         tp_free(&t);
         free(data);
         evgen_session_totals_free(&totals);
@@ -1079,6 +1185,7 @@ int main(void)
         cmocka_unit_test(test_runtime_callback_reentry),
         cmocka_unit_test(test_runtime_sink_error),
         cmocka_unit_test(test_runtime_sink_injected),
+        cmocka_unit_test(test_runtime_block_writers),
         cmocka_unit_test(test_runtime_fork_child),
         cmocka_unit_test(test_runtime_invalid_manifest),
         cmocka_unit_test(test_runtime_flush_races_close),

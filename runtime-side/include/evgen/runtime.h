@@ -34,6 +34,17 @@ typedef enum evgen_when_full {
     EVGEN_WHEN_FULL_DROP = 1  /* drop the event and count it: the emitter never waits */
 } evgen_when_full;
 
+/* Who writes a thread's full buffer to a file. */
+typedef enum evgen_block_writer {
+    EVGEN_BLOCK_WRITER_AUTO = 0,  /* the emitting thread itself, when the session is a file with
+                                   * EVGEN_WHEN_FULL_WAIT and the emit is not nested: it checksums the
+                                   * block while it is in its cache and writes it with pwrite(2), then
+                                   * refills the same buffer (no hand-off between cores); else the
+                                   * writer thread */
+    EVGEN_BLOCK_WRITER_THREAD = 1 /* always the session's writer thread: an emit never makes a system
+                                   * call for a full buffer, at the cost of handing it to another core */
+} evgen_block_writer;
+
 typedef enum evgen_clock_kind {
     EVGEN_CLOCK_MONOTONIC = 1, /* CLOCK_MONOTONIC, nanoseconds */
     EVGEN_CLOCK_TSC = 2        /* the CPU's time-stamp counter, frequency calibrated at open (~20 ms);
@@ -49,6 +60,7 @@ typedef struct evgen_session_options {
                                * max_payload + EVGEN_MAX_RECORD_HEADER */
     evgen_when_full when_full; /* default EVGEN_WHEN_FULL_WAIT */
     evgen_clock_kind clock;   /* default EVGEN_CLOCK_MONOTONIC */
+    evgen_block_writer block_writer; /* default EVGEN_BLOCK_WRITER_AUTO */
 } evgen_session_options;
 
 void evgen_session_options_init(evgen_session_options *options);
