@@ -1,9 +1,11 @@
-/* crc32c_bench.c — what the block checksum costs: evgen_crc32c (the CPU's instruction, three
- * interleaved streams on a long buffer) and the byte-wise table, over 64 KiB blocks (the writer's
- * block size), beside the floor measured in the same run: a memcpy of the same block (memory speed
- * for a block that stays in cache). Prints, per variant, the median of RUNS runs of ns per block,
- * GB/s and ns per 110-byte event's share.
- *   crc32c_bench [BLOCKS] [RUNS]   (defaults: 20000 blocks, 7 runs) */
+/* crc32c_bench.c — what the block checksum costs: each implementation evgen_crc32c can choose
+ * (evgen_crc32c_path_fn: byte-wise table, one crc32 instruction stream, three interleaved streams,
+ * PCLMULQDQ folding) and evgen_crc32c itself, over 64 KiB blocks (the writer's block size), 4 KiB
+ * blocks and 118-byte records (a GCHeapStats event with its record header), beside the floor measured
+ * in the same run: a memcpy of the same bytes (memory speed for data that stays in cache). Prints,
+ * per shape and variant, the median of RUNS runs of ns per call, GB/s, the ratio to the floor and the
+ * speed-up over the three streams. A path the CPU lacks is left out.
+ *   crc32c_bench [MIB_PER_RUN] [RUNS]   (defaults: 256 MiB checksummed per run, 7 runs) */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,53 +15,88 @@
 #include "evgen/crc32c.h"
 
 #define BLOCK 65536u
-#define EVENT_BYTES 110.0 /* GCHeapStats v2's payload, emit_bench's event */
+#define MAX_RUNS 99
 
 static uint8_t block[BLOCK], copy[BLOCK];
 static volatile uint32_t sink;
 
-typedef enum { FLOOR_MEMCPY, CRC_FAST, CRC_BYTEWISE, N_VARIANTS } variant;
-static const char *const names[N_VARIANTS] = {"floor: memcpy", "evgen_crc32c", "bytewise table"};
-
-static double run(variant v, long blocks)
+/* The floor, called as the checksums are so that the 118-byte figures carry the same call. */
+static __attribute__((noinline)) uint32_t copy_floor(uint32_t crc, const void *p, size_t n)
 {
-    double t0 = bench_now_seconds();
+    memcpy(copy, p, n);
+    return crc ^ copy[n / 2];
+}
+
+typedef struct {
+    const char *name;
+    evgen_crc32c_fn fn;
+    int slow; /* runs a tenth of the calls */
+} variant;
+
+/* ns per call of `fn` over `size` bytes, `calls` times, walking the block so that records start at
+ * every alignment. */
+static double run(evgen_crc32c_fn fn, size_t size, long calls)
+{
+    size_t span = BLOCK - size + 1, offset = 0;
     uint32_t c = 0;
-    for (long i = 0; i < blocks; i++) {
-        block[i & 63] = (uint8_t)i; /* a different block each time */
-        if (v == FLOOR_MEMCPY) {
-            memcpy(copy, block, BLOCK);
-            c ^= copy[i & (BLOCK - 1)];
-        } else if (v == CRC_FAST) {
-            c ^= evgen_crc32c(0, block, BLOCK);
-        } else {
-            c ^= evgen_crc32c_bytewise(0, block, BLOCK);
-        }
+    double t0 = bench_now_seconds();
+    for (long i = 0; i < calls; i++) {
+        block[offset] = (uint8_t)i; /* different bytes each time */
+        c ^= fn((uint32_t)i, block + offset, size); /* independent calls, as blocks are */
+        offset = (offset + size) % span;
     }
     sink = c;
-    return (bench_now_seconds() - t0) / (double)blocks * 1e9;
+    return (bench_now_seconds() - t0) / (double)calls * 1e9;
 }
 
 int main(int argc, char **argv)
 {
-    long blocks = argc > 1 ? atol(argv[1]) : 20000;
+    long mib = argc > 1 ? atol(argv[1]) : 256;
     int runs = argc > 2 ? atoi(argv[2]) : 7;
-    if (blocks <= 0 || runs <= 0 || runs > 99) {
-        fprintf(stderr, "usage: crc32c_bench [BLOCKS] [RUNS]\n");
+    if (mib <= 0 || runs <= 0 || runs > MAX_RUNS) {
+        fprintf(stderr, "usage: crc32c_bench [MIB_PER_RUN >= 1] [RUNS 1..%d]\n", MAX_RUNS);
         return 2;
     }
     for (unsigned i = 0; i < BLOCK; i++)
         block[i] = (uint8_t)(i * 2654435761u >> 13);
-    double ns[N_VARIANTS][99];
-    for (int r = 0; r < runs; r++) /* interleaved, so that the host's load falls on every variant */
-        for (int v = 0; v < N_VARIANTS; v++)
-            ns[v][r] = run((variant)v, v == CRC_BYTEWISE ? blocks / 10 + 1 : blocks);
-    double floor = bench_median(ns[FLOOR_MEMCPY], runs);
-    printf("64 KiB blocks, median of %d runs\n", runs);
-    printf("%-16s %12s %8s %14s %10s\n", "variant", "ns/block", "GB/s", "ns/110B event", "x floor");
-    for (int v = 0; v < N_VARIANTS; v++) {
-        double m = bench_median(ns[v], runs);
-        printf("%-16s %12.0f %8.2f %14.2f %10.2f\n", names[v], m, BLOCK / m, m / (BLOCK / EVENT_BYTES), m / floor);
+
+    variant v[EVGEN_CRC32C_N_PATHS + 2];
+    int n_variants = 0, three_way = -1;
+    v[n_variants++] = (variant){"floor: memcpy", copy_floor, 0};
+    for (int p = 0; p < EVGEN_CRC32C_N_PATHS; p++) {
+        evgen_crc32c_fn fn = evgen_crc32c_path_fn((evgen_crc32c_path)p);
+        if (!fn) {
+            printf("(%s: not on this CPU)\n", evgen_crc32c_path_name((evgen_crc32c_path)p));
+            continue;
+        }
+        if (p == EVGEN_CRC32C_SSE42_3WAY)
+            three_way = n_variants;
+        v[n_variants++] = (variant){evgen_crc32c_path_name((evgen_crc32c_path)p), fn, p == EVGEN_CRC32C_BYTEWISE};
+    }
+    v[n_variants++] = (variant){"evgen_crc32c", evgen_crc32c, 0};
+
+    static const struct {
+        const char *label;
+        size_t size;
+    } shapes[] = {{"64 KiB blocks", BLOCK}, {"4 KiB blocks", 4096}, {"118-byte records", 118}};
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        size_t size = shapes[s].size;
+        long calls = (long)((size_t)mib * 1048576 / size);
+        static double ns[EVGEN_CRC32C_N_PATHS + 2][MAX_RUNS];
+        for (int r = 0; r < runs; r++) /* interleaved, so that the host's load falls on every variant */
+            for (int k = 0; k < n_variants; k++)
+                ns[k][r] = run(v[k].fn, size, v[k].slow ? calls / 10 + 1 : calls);
+        double median[EVGEN_CRC32C_N_PATHS + 2];
+        for (int k = 0; k < n_variants; k++)
+            median[k] = bench_median(ns[k], runs);
+        printf("%s%s, median of %d runs\n", s ? "\n" : "", shapes[s].label, runs);
+        printf("%-16s %10s %8s %9s %9s\n", "variant", "ns/call", "GB/s", "x floor", "x 3-way");
+        for (int k = 0; k < n_variants; k++) {
+            printf("%-16s %10.1f %8.2f %9.2f", v[k].name, median[k], (double)size / median[k], median[k] / median[0]);
+            if (three_way >= 0 && k > 0)
+                printf(" %9.2f", median[three_way] / median[k]);
+            printf("\n");
+        }
     }
     return 0;
 }

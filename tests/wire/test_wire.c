@@ -149,35 +149,137 @@ static void test_buf_string_and_failure(void **state)
     evgen_wire_buf_free(&b);
 }
 
-/* The checksum the CPU's instruction computes (three interleaved streams on long buffers) equals the
- * byte-wise table's: every length around the streams' rounds, at every alignment, and continued
- * from a previous checksum. */
+/* Every implementation evgen_crc32c may choose (evgen_crc32c_path_fn), and evgen_crc32c itself, must
+ * give the byte-wise table's checksum. A path this CPU lacks is skipped with a message. */
+typedef struct {
+    const char *name;
+    evgen_crc32c_fn fn;
+} crc_path;
+
+static size_t crc_paths(crc_path out[EVGEN_CRC32C_N_PATHS + 1])
+{
+    size_t n = 0;
+    for (int p = 0; p < EVGEN_CRC32C_N_PATHS; p++) {
+        const char *name = evgen_crc32c_path_name((evgen_crc32c_path)p);
+        assert_non_null(name);
+        evgen_crc32c_fn fn = evgen_crc32c_path_fn((evgen_crc32c_path)p);
+        if (fn)
+            out[n++] = (crc_path){name, fn};
+        else
+            print_message("crc32c: skipping the %s path: this CPU lacks its instructions\n", name);
+    }
+    out[n++] = (crc_path){"evgen_crc32c", evgen_crc32c};
+    assert_null(evgen_crc32c_path_name(EVGEN_CRC32C_N_PATHS));
+    assert_null(evgen_crc32c_path_fn(EVGEN_CRC32C_N_PATHS));
+    assert_ptr_equal(evgen_crc32c_path_fn(EVGEN_CRC32C_BYTEWISE), evgen_crc32c_bytewise);
+    return n;
+}
+
+static uint32_t xorshift32(uint32_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 17;
+    *x ^= *x << 5;
+    return *x;
+}
+
+static void expect_crc(const crc_path *path, uint32_t init, const uint8_t *p, size_t n, size_t align, uint32_t want)
+{
+    uint32_t got = path->fn(init, p, n);
+    if (got != want)
+        fail_msg("%s: length %zu at alignment %zu from %08x: %08x, the table says %08x", path->name, n, align,
+                 init, got, want);
+}
+
+/* The reference itself against published values: "123456789" (the check value) and RFC 3720's
+ * (iSCSI) 32-byte vectors; then every path on them. */
+static void test_crc32c_known_values(void **state)
+{
+    (void)state;
+    uint8_t zeros[32] = {0}, ones[32], up[32], down[32];
+    for (int i = 0; i < 32; i++) {
+        ones[i] = 0xff;
+        up[i] = (uint8_t)i;
+        down[i] = (uint8_t)(31 - i);
+    }
+    crc_path paths[EVGEN_CRC32C_N_PATHS + 1];
+    size_t n_paths = crc_paths(paths);
+    for (size_t k = 0; k < n_paths; k++) {
+        assert_int_equal(paths[k].fn(0, "123456789", 9), 0xE3069283u);
+        assert_int_equal(paths[k].fn(0, zeros, 32), 0x8A9136AAu);
+        assert_int_equal(paths[k].fn(0, ones, 32), 0x62A8AB43u);
+        assert_int_equal(paths[k].fn(0, up, 32), 0x46DD794Eu);
+        assert_int_equal(paths[k].fn(0, down, 32), 0x113FDB5Cu);
+        assert_int_equal(paths[k].fn(0x1234u, "", 0), 0x1234u);
+    }
+}
+
+/* Random bytes of every length 0..1024, the writer's block size and just past it, every length
+ * around the three streams' rounds, and 1 MiB + 7, at every start alignment 0..15 from an arbitrary
+ * initial checksum; all zeros and all ones (folding's degenerate lanes). */
 static void test_crc32c_paths_agree(void **state)
 {
     (void)state;
-    enum { MAX = 3 * 2048 * 3 + 64 };
-    uint8_t *buf = malloc(MAX + 8);
+    enum { MAX = (1 << 20) + 7, SLACK = 16 };
+    uint8_t *buf = malloc(MAX + SLACK);
     assert_non_null(buf);
     uint32_t x = 2463534242u;
-    for (size_t i = 0; i < MAX + 8; i++) { /* xorshift: bytes of every value */
-        x ^= x << 13;
-        x ^= x >> 17;
-        x ^= x << 5;
-        buf[i] = (uint8_t)x;
-    }
-    static const size_t around[] = {0, 1, 7, 8, 9, 6143, 6144, 6145, 6151, 12288, 12289, 18431, 18432, 18433, 18440};
-    for (size_t a = 0; a < 8; a++)
-        for (size_t k = 0; k < sizeof around / sizeof around[0]; k++) {
-            size_t n = around[k];
-            uint32_t fast = evgen_crc32c(0, buf + a, n), slow = evgen_crc32c_bytewise(0, buf + a, n);
-            if (fast != slow)
-                fail_msg("length %zu at offset %zu: %08x, the table says %08x", n, a, fast, slow);
-            assert_int_equal(evgen_crc32c(fast, buf, 7000), evgen_crc32c_bytewise(slow, buf, 7000));
+    for (size_t i = 0; i < MAX + SLACK; i++) /* bytes of every value */
+        buf[i] = (uint8_t)xorshift32(&x);
+    crc_path paths[EVGEN_CRC32C_N_PATHS + 1];
+    size_t n_paths = crc_paths(paths);
+
+    static const size_t large[] = {6143, 6144, 6145, 6151, 12288, 12289, 18431, 18432, 18433, 18440, 65535,
+                                   65536, 65537, 65538, 65539, 65540, 65541, 65542, 65543, 65544, 65545,
+                                   65546, 65547, 65548, 65549, 65550, 65551, MAX};
+    size_t n_lengths = 1025 + sizeof large / sizeof large[0];
+    for (size_t i = 0; i < n_lengths; i++) {
+        size_t n = i < 1025 ? i : large[i - 1025];
+        for (size_t align = 0; align < 16; align++) {
+            uint32_t init = xorshift32(&x), want = evgen_crc32c_bytewise(init, buf + align, n);
+            for (size_t k = 0; k < n_paths; k++)
+                expect_crc(&paths[k], init, buf + align, n, align, want);
         }
-    for (size_t n = 0; n <= MAX; n += 61)
-        assert_int_equal(evgen_crc32c(0x12345678u, buf, n), evgen_crc32c_bytewise(0x12345678u, buf, n));
-    memset(buf, 0, MAX);
-    assert_int_equal(evgen_crc32c(0, buf, MAX), evgen_crc32c_bytewise(0, buf, MAX));
+    }
+    for (int fill = 0; fill <= 0xff; fill += 0xff) {
+        memset(buf, fill, 70000);
+        static const size_t some[] = {63, 64, 65, 127, 128, 1000, 65536, 70000};
+        for (size_t i = 0; i < sizeof some / sizeof some[0]; i++) {
+            uint32_t want = evgen_crc32c_bytewise(0, buf, some[i]);
+            for (size_t k = 0; k < n_paths; k++)
+                expect_crc(&paths[k], 0, buf, some[i], 0, want);
+        }
+    }
+    free(buf);
+}
+
+/* A checksum continued over a second buffer is the checksum of the two joined, cut anywhere,
+ * whichever paths compute the two parts. */
+static void test_crc32c_chains(void **state)
+{
+    (void)state;
+    enum { LEN = 70000 };
+    uint8_t *buf = malloc(LEN);
+    assert_non_null(buf);
+    uint32_t x = 88172645u;
+    for (size_t i = 0; i < LEN; i++)
+        buf[i] = (uint8_t)xorshift32(&x);
+    crc_path paths[EVGEN_CRC32C_N_PATHS + 1];
+    size_t n_paths = crc_paths(paths);
+    static const size_t lengths[] = {200, 4096, LEN};
+    for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {
+        size_t len = lengths[l];
+        uint32_t whole = evgen_crc32c_bytewise(0, buf, len);
+        for (size_t cut = 0; cut <= len; cut += cut < 200 ? 1 : 997) {
+            for (size_t k = 0; k < n_paths; k++) {
+                const crc_path *first = &paths[k], *second = &paths[(k + cut) % n_paths];
+                uint32_t got = second->fn(first->fn(0, buf, cut), buf + cut, len - cut);
+                if (got != whole)
+                    fail_msg("%s then %s, %zu bytes cut at %zu: %08x, the table says %08x", first->name,
+                             second->name, len, cut, got, whole);
+            }
+        }
+    }
     free(buf);
 }
 
@@ -623,7 +725,9 @@ int main(void)
         cmocka_unit_test(test_kinds_match_format_md),
         cmocka_unit_test(test_varint_limits),
         cmocka_unit_test(test_buf_string_and_failure),
+        cmocka_unit_test(test_crc32c_known_values),
         cmocka_unit_test(test_crc32c_paths_agree),
+        cmocka_unit_test(test_crc32c_chains),
         cmocka_unit_test(test_file_header_offsets),
         cmocka_unit_test(test_block_header_offsets),
         cmocka_unit_test(test_record_header),

@@ -1,7 +1,7 @@
 /* evgen/crc32c.h — the trace's checksum: CRC-32C (Castagnoli, reflected polynomial 0x82F63B78,
- * initial value and final xor 0xFFFFFFFF), computed with the CPU's crc32 instruction where it
- * has one (SSE 4.2 on x86-64), else with a table. Chosen over zlib's CRC-32 because the writer
- * checksums every byte of the trace and the instruction is about twice as fast. */
+ * initial value and final xor 0xFFFFFFFF), computed with carry-less multiplies (PCLMULQDQ) and the
+ * crc32 instruction where the CPU has them (x86-64), else with a table. Chosen over zlib's CRC-32
+ * because the writer checksums every byte of the trace and the instruction is about twice as fast. */
 #ifndef EVGEN_CRC32C_H
 #define EVGEN_CRC32C_H
 
@@ -19,6 +19,25 @@ uint32_t evgen_crc32c(uint32_t crc, const void *p, size_t n);
 /* The same, a byte at a time with a table, whatever the CPU: the reference the fast paths are
  * tested against (tests/wire), and the benchmark's baseline. */
 uint32_t evgen_crc32c_bytewise(uint32_t crc, const void *p, size_t n);
+
+/* The implementations evgen_crc32c chooses among (the first the CPU has, from the last), named so
+ * that the tests can check each against the table and the benchmark can time each. */
+typedef enum {
+    EVGEN_CRC32C_BYTEWISE,    /* the table, any CPU */
+    EVGEN_CRC32C_SSE42,       /* one stream of the SSE 4.2 crc32 instruction */
+    EVGEN_CRC32C_SSE42_3WAY,  /* three interleaved streams of it on long buffers */
+    EVGEN_CRC32C_PCLMUL,      /* 16-byte lanes folded with PCLMULQDQ, short buffers as SSE42 */
+    EVGEN_CRC32C_N_PATHS
+} evgen_crc32c_path;
+
+typedef uint32_t (*evgen_crc32c_fn)(uint32_t crc, const void *p, size_t n);
+
+/* The function of `path` (same contract as evgen_crc32c), or NULL when this CPU or build lacks the
+ * instructions it needs. Thread-safe. */
+evgen_crc32c_fn evgen_crc32c_path_fn(evgen_crc32c_path path);
+
+/* "bytewise", "sse4.2", "sse4.2 3-way", "pclmul fold"; NULL past the last path. */
+const char *evgen_crc32c_path_name(evgen_crc32c_path path);
 
 #ifdef __cplusplus
 }

@@ -1,0 +1,46 @@
+/* crc32c_x86.h — what crc32c.c and crc32c_fold.c share on x86-64: the SSE 4.2 crc32 instruction
+ * over a run of bytes, and the folding path's entry point. Internal to libevgen-wire. */
+#ifndef EVGEN_CRC32C_X86_H
+#define EVGEN_CRC32C_X86_H
+
+#if defined(__x86_64__)
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Continues the CRC register `reg` (the working value, not inverted) over `n` bytes at `p`: eight
+ * at a time, then four, two, one. */
+__attribute__((target("sse4.2"))) static inline uint32_t evgen_crc32c_instr_run(uint32_t reg, const uint8_t *p,
+                                                                                size_t n)
+{
+    uint64_t c = reg;
+    for (; n >= 8; n -= 8, p += 8) {
+        uint64_t v;
+        memcpy(&v, p, 8);
+        c = __builtin_ia32_crc32di(c, v);
+    }
+    uint32_t c32 = (uint32_t)c;
+    if (n >= 4) {
+        uint32_t v;
+        memcpy(&v, p, 4);
+        c32 = __builtin_ia32_crc32si(c32, v);
+        p += 4;
+        n -= 4;
+    }
+    if (n >= 2) {
+        uint16_t v;
+        memcpy(&v, p, 2);
+        c32 = __builtin_ia32_crc32hi(c32, v);
+        p += 2;
+        n -= 2;
+    }
+    if (n)
+        c32 = __builtin_ia32_crc32qi(c32, *p);
+    return c32;
+}
+
+/* evgen_crc32c with PCLMULQDQ folding (crc32c_fold.c); the CPU must have PCLMULQDQ and SSE 4.2. */
+uint32_t evgen_crc32c_pclmul(uint32_t crc, const void *p, size_t n);
+#endif
+
+#endif /* EVGEN_CRC32C_X86_H */
