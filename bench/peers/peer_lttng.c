@@ -1,13 +1,17 @@
 /* peer_lttng.c — LTTng-UST 2.13 in the peers' comparison: the evgen_peer:GCHeapStats tracepoint
  * (peer_lttng_tp.h), its call site guarded as FIRE_EVENT is (`if (tracepoint_enabled) do_tracepoint`),
- * recording into the session SESSION that run.sh created and started before this program. Prints
- * two measurements: `lttng-loop`, the emitting loop alone (this process's CPU), and `lttng`, from the
- * first event until `lttng stop SESSION` returns (the consumer daemon has then written the trace),
- * with the CPU that the lttng-consumerd processes CONSUMERD_PID... spent meanwhile (/proc/PID/stat)
+ * recording into the session SESSION that run.sh created and started before this program. Then the
+ * session is stopped, the trace flushed: with `cli`, by running `lttng stop SESSION`, which returns
+ * once the consumer daemon has written everything (it checks every 200 ms); with `poll`, through
+ * liblttng-ctl, lttng_stop_tracing_no_wait and lttng_data_pending every millisecond, to time the
+ * flush itself. Prints `lttng-loop` (cli only), the emitting loop alone with this process's CPU, and
+ * `lttng` (cli) or `lttng-flushed` (poll), from the first event until the trace is flushed, with
+ * the CPU that the lttng-consumerd processes CONSUMERD_PID... spent meanwhile (/proc/PID/stat)
  * added to this process's. `--disabled` times the call site with no session enabling the event.
- * Usage: peer_lttng EVENTS SESSION [CONSUMERD_PID...] | peer_lttng --disabled EVENTS */
+ * Usage: peer_lttng EVENTS SESSION cli|poll [CONSUMERD_PID...] | peer_lttng --disabled EVENTS */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
+#include <lttng/lttng.h>
 #include <spawn.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -18,7 +22,7 @@
 
 extern char **environ;
 
-static const char usage[] = "peer_lttng EVENTS SESSION [CONSUMERD_PID...] | peer_lttng --disabled EVENTS";
+static const char usage[] = "peer_lttng EVENTS SESSION cli|poll [CONSUMERD_PID...] | peer_lttng --disabled EVENTS";
 
 /* The event's values, filled only when the tracepoint is enabled, as FIRE_EVENT evaluates its
  * arguments only then. */
@@ -87,7 +91,27 @@ static int lttng_stop(const char *session)
     return 0;
 }
 
-static int run_enabled(long events, const char *session, char **consumerd_pids, int n_pids)
+/* Stops SESSION through liblttng-ctl and waits, checking every millisecond, until its trace is
+ * flushed; 0 on success. */
+static int lttng_stop_and_poll(const char *session)
+{
+    int ret = lttng_stop_tracing_no_wait(session);
+    if (ret != 0) {
+        fprintf(stderr, "peer_lttng: lttng_stop_tracing_no_wait(%s): %s (%d)\n", session, lttng_strerror(ret), ret);
+        return 1;
+    }
+    while ((ret = lttng_data_pending(session)) == 1) {
+        struct timespec millisecond = {0, 1000000};
+        nanosleep(&millisecond, NULL);
+    }
+    if (ret != 0) {
+        fprintf(stderr, "peer_lttng: lttng_data_pending(%s): %s (%d)\n", session, lttng_strerror(ret), ret);
+        return 1;
+    }
+    return 0;
+}
+
+static int run_enabled(long events, const char *session, int poll, char **consumerd_pids, int n_pids)
 {
     if (!lttng_ust_tracepoint_enabled(evgen_peer, GCHeapStats)) {
         fprintf(stderr, "peer_lttng: evgen_peer:GCHeapStats is not enabled: is session %s started, and did "
@@ -99,12 +123,13 @@ static int run_enabled(long events, const char *session, char **consumerd_pids, 
     for (long i = 0; i < events; i++)
         FIRE_LTTNG(i);
     peer_mark loop_end = peer_mark_now();
-    if (lttng_stop(session))
+    if (poll ? lttng_stop_and_poll(session) : lttng_stop(session))
         return 1;
     peer_mark stopped = peer_mark_now();
     uint64_t daemons = daemons_cpu_ns(consumerd_pids, n_pids) - daemons_before;
-    peer_report("lttng-loop", events, start, loop_end, 0);
-    peer_report("lttng", events, start, stopped, daemons);
+    if (!poll)
+        peer_report("lttng-loop", events, start, loop_end, 0);
+    peer_report(poll ? "lttng-flushed" : "lttng", events, start, stopped, daemons);
     return 0;
 }
 
@@ -125,8 +150,9 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--disabled") == 0)
         return run_disabled(peer_events_arg(argv[2], usage));
-    if (argc >= 3)
-        return run_enabled(peer_events_arg(argv[1], usage), argv[2], argv + 3, argc - 3);
+    if (argc >= 4 && (strcmp(argv[3], "cli") == 0 || strcmp(argv[3], "poll") == 0))
+        return run_enabled(peer_events_arg(argv[1], usage), argv[2], strcmp(argv[3], "poll") == 0, argv + 4,
+                           argc - 4);
     fprintf(stderr, "usage: %s\n", usage);
     return 2;
 }

@@ -29,11 +29,11 @@ missing=''
 for tool in lttng lttng-sessiond barectf babeltrace2 "$cc" cmake ninja; do
     command -v "$tool" >/dev/null 2>&1 || missing="$missing $tool"
 done
-if [[ -z $missing ]] && ! echo '#include <lttng/tracepoint.h>' | "$cc" -E -x c - >/dev/null 2>&1; then
-    missing=' liblttng-ust-dev (lttng/tracepoint.h)'
-fi
+for header in lttng/tracepoint.h:liblttng-ust-dev lttng/lttng.h:liblttng-ctl-dev; do
+    echo "#include <${header%%:*}>" | "$cc" -E -x c - >/dev/null 2>&1 || missing="$missing ${header#*:}"
+done
 [[ -z $missing ]] || die "missing:$missing. Run bench/peers/setup.sh first (as root): it installs the peers" \
-    "(lttng-tools, liblttng-ust-dev, python3-barectf, babeltrace2) with apt-get."
+    "(lttng-tools, liblttng-ust-dev, liblttng-ctl-dev, python3-barectf, babeltrace2) with apt-get."
 
 # ---- a temporary directory, and cleanup whatever happens ---------------------------------------
 
@@ -91,7 +91,7 @@ cflags=(-O2 -g -std=c99 -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes)
     "$cc" "${cflags[@]}" -I"$work/barectf-gen" -o "$bin/peer_barectf" "$here/peer_barectf.c" \
         "$work/barectf-gen/peer_barectf_gen.o"
     "$cc" "${cflags[@]}" -I"$here" -o "$bin/peer_lttng" "$here/peer_lttng.c" "$here/peer_lttng_tp.c" \
-        -llttng-ust -ldl
+        -llttng-ust -llttng-ctl -ldl
 } >>"$work/build.log" 2>&1 || { cat "$work/build.log" >&2; die "building the barectf or LTTng-UST harness failed"; }
 
 # ---- LTTng's session daemon: the running one, else one started here (and stopped at the end) ---
@@ -166,10 +166,13 @@ run_barectf() {
     rm -rf "$trace"
 }
 
-run_lttng() {
-    local trace=$out/lttng discarded consumerds
+# lttng_session ROUND cli|poll: one LTTng-UST measurement in a session of its own, stopped with
+# `lttng stop` (cli) or by polling lttng_data_pending every millisecond (poll); asserts that nothing
+# was discarded and that babeltrace2 reads every event back.
+lttng_session() {
+    local round=$1 mode=$2 trace=$out/lttng discarded consumerds count
     # Per-UID buffers (one ring buffer per CPU for all of this user's processes), discard mode,
-    # 16 sub-buffers of 1 MiB per CPU: ~8,900 events per sub-buffer, flushed by lttng-consumerd.
+    # 16 sub-buffers of 1 MiB per CPU (~9,000 events each), read out by lttng-consumerd.
     lttng create "$session" --output="$trace" >/dev/null || die "lttng create failed"
     session_created=1
     lttng enable-channel -u -s "$session" --buffers-uid --subbuf-size=1M --num-subbuf=16 chan >/dev/null ||
@@ -179,14 +182,25 @@ run_lttng() {
     consumerds=$(pgrep -P "$sessiond_pid" -x lttng-consumerd | tr '\n' ' ')
     [[ -n $consumerds ]] || die "no lttng-consumerd under lttng-sessiond $sessiond_pid"
     # shellcheck disable=SC2086 # one argument per consumer daemon
-    "$bin/peer_lttng" "$events" "$session" $consumerds >"$out/lttng.txt" || die "the LTTng-UST harness failed"
+    "$bin/peer_lttng" "$events" "$session" "$mode" $consumerds >"$out/lttng.txt" || die "the LTTng-UST harness failed"
     discarded=$(lttng list "$session" | awk '/Discarded events:/ {s += $3} END {print s + 0}')
     ((discarded == 0)) || die "LTTng discarded $discarded events: make its sub-buffers larger"
-    record "$1" "$(file_bytes "$trace"/ust/uid/*/64-bit/chan_*)" <"$out/lttng.txt"
-    bt2_read "$1" lttng "$trace"
+    record "$round" "$(file_bytes "$trace"/ust/uid/*/64-bit/chan_*)" <"$out/lttng.txt"
+    if [[ $mode == cli ]]; then
+        bt2_read "$round" lttng "$trace"
+    else
+        count=$(babeltrace2 "$trace" -c sink.utils.counter 2>>"$work/bt2.log" | awk '/Event messages/ {n = $1} END {print n + 0}') ||
+            die "babeltrace2 failed on the LTTng trace"
+        ((count == events)) || die "babeltrace2 counted $count events of $events in the LTTng trace"
+    fi
     lttng destroy "$session" >/dev/null || die "lttng destroy failed"
     session_created=0
     rm -rf "$trace"
+}
+
+run_lttng() {
+    lttng_session "$1" cli
+    lttng_session "$1" poll
     "$bin/peer_lttng" --disabled $((events * 10)) >"$out/lttng.txt" || die "the LTTng-UST harness failed (--disabled)"
     record "$1" 0 <"$out/lttng.txt"
 }
@@ -224,30 +238,33 @@ awk -v rounds="$rounds" '
     END {
         for (name in names) for (r = 1; r <= rounds; r++) if ((r, "floor") in w && (r, name) in w) {
             wr[name] = wr[name] " " w[r, name] / w[r, "floor"]; cr[name] = cr[name] " " c[r, name] / c[r, "floor"] }
-        printf "\n%-44s %9s %9s %9s %8s %8s %8s\n", "harness (emitting)", "wall ns", "CPU ns", "M ev/s", "bytes", "wall/fl", "CPU/fl"
-        split("floor evgen barectf lttng-loop lttng", order, " ")
+        printf "\n%-46s %9s %9s %9s %8s %8s %8s\n", "harness (emitting)", "wall ns", "CPU ns", "M ev/s", "bytes", "wall/fl", "CPU/fl"
+        split("floor evgen barectf lttng-loop lttng lttng-flushed", order, " ")
         label["floor"] = "floor: memcpy + clock_gettime + fwrite"
         label["evgen"] = "evgen FireEtwGCHeapStats_V2, until closed"
         label["barectf"] = "barectf 3, 64 KiB packets, until closed"
         label["lttng-loop"] = "LTTng-UST 2.13, emitting loop only"
-        label["lttng"] = "LTTng-UST 2.13, until stop (+consumerd)"
-        for (i = 1; i <= 5; i++) { n = order[i]; if (!(n in names)) continue
-            mw = median(walls[n]); printf "%-44s %9.1f %9.1f %9.2f %8.1f %8.2f %8.2f\n", label[n], mw, median(cpus[n]),
+        label["lttng"] = "LTTng-UST 2.13, until lttng stop (+consumerd)"
+        label["lttng-flushed"] = "LTTng-UST 2.13, until flushed (+consumerd)"
+        for (i = 1; i <= 6; i++) { n = order[i]; if (!(n in names)) continue
+            mw = median(walls[n]); printf "%-46s %9.1f %9.1f %9.2f %8.1f %8.2f %8.2f\n", label[n], mw, median(cpus[n]),
                 1e3 / mw, median(bytes[n]), median(wr[n]), median(cr[n]) }
-        printf "\n%-44s %9s\n", "disabled call site", "wall ns"
-        if ("evgen-disabled" in names) printf "%-44s %9.2f\n", "evgen FIRE_EVENT (EventEnabled + branch)", median(walls["evgen-disabled"])
-        if ("lttng-disabled" in names) printf "%-44s %9.2f\n", "LTTng tracepoint_enabled + do_tracepoint", median(walls["lttng-disabled"])
-        printf "\n%-44s %9s %9s\n", "babeltrace2 reading (count checked)", "ns/event", "M ev/s"
+        printf "\n%-46s %9s\n", "disabled call site", "wall ns"
+        if ("evgen-disabled" in names) printf "%-46s %9.2f\n", "evgen FIRE_EVENT (EventEnabled + branch)", median(walls["evgen-disabled"])
+        if ("lttng-disabled" in names) printf "%-46s %9.2f\n", "LTTng tracepoint_enabled + do_tracepoint", median(walls["lttng-disabled"])
+        printf "\n%-46s %9s %9s\n", "babeltrace2 reading (count checked)", "ns/event", "M ev/s"
         split("bt2-dummy-barectf bt2-text-barectf bt2-dummy-lttng bt2-text-lttng", reads, " ")
         label["bt2-dummy-barectf"] = "babeltrace2 -o dummy, barectf trace"
         label["bt2-text-barectf"] = "babeltrace2 text | wc -l, barectf trace"
         label["bt2-dummy-lttng"] = "babeltrace2 -o dummy, LTTng trace"
         label["bt2-text-lttng"] = "babeltrace2 text | wc -l, LTTng trace"
         for (i = 1; i <= 4; i++) { n = reads[i]; if (!(n in names)) continue
-            mw = median(walls[n]); printf "%-44s %9.1f %9.3f\n", label[n], mw, 1e3 / mw }
+            mw = median(walls[n]); printf "%-46s %9.1f %9.3f\n", label[n], mw, 1e3 / mw }
     }' "$results"
-echo "(wall: ns/event from CLOCK_MONOTONIC; CPU: ns/event of user + system time, the consumer daemon's included"
-echo " for 'until stop'; bytes: output bytes/event; wall/fl, CPU/fl: median of each round's ratio to that round's floor)"
+echo "(wall: ns/event from CLOCK_MONOTONIC; CPU: ns/event of user + system time, lttng-consumerd's included"
+echo " for 'until lttng stop' and 'until flushed' (lttng stop checks every 200 ms whether the flush is done;"
+echo " 'until flushed' checks every 1 ms through liblttng-ctl); bytes: output bytes/event (LTTng: its data streams);"
+echo " wall/fl, CPU/fl: median of each round's ratio to that round's floor)"
 
 if ((have_reader_bench)); then
     echo
