@@ -1,0 +1,65 @@
+/* peer_evgen.c — evgen in the peers' comparison: the generated FireEtwGCHeapStats_V2 (through
+ * FIRE_EVENT, as an application calls it) into a file session, one thread, timed from the first
+ * event until evgen_session_close returns (the file complete); fails unless the session wrote every
+ * event and dropped none. `--disabled` times instead the call site with no session enabling the
+ * event: FIRE_EVENT's EventEnabled check (a load and a branch), beside LTTng's tracepoint_enabled.
+ * Usage: peer_evgen EVENTS FILE | peer_evgen --disabled EVENTS */
+#define _POSIX_C_SOURCE 200809L
+#include <string.h>
+
+#include "evgen/runtime.h"
+#include "gcevents_runtime.h"
+#include "peer_timing.h"
+
+static const char usage[] = "peer_evgen EVENTS FILE | peer_evgen --disabled EVENTS";
+
+static int run_enabled(long events, const char *path)
+{
+    evgen_session_options options;
+    evgen_session_options_init(&options);
+    options.clock = EVGEN_CLOCK_MONOTONIC;
+    evgen_session *session = evgen_session_open_file(path, &options);
+    if (!session) {
+        perror(path);
+        return 1;
+    }
+    evgen_session_enable(session, NULL, 5, ~0ull);
+    peer_mark start = peer_mark_now();
+    for (long i = 0; i < events; i++)
+        FIRE_EVENT(GCHeapStats, PEER_GC_HEAP_STATS_VALUES(i));
+    evgen_session_totals totals;
+    if (evgen_session_close(session, &totals, NULL, NULL) != 0) {
+        perror("evgen_session_close");
+        return 1;
+    }
+    peer_mark end = peer_mark_now();
+    int complete = totals.written == (uint64_t)events && !totals.dropped && !totals.too_big && !totals.lost;
+    if (!complete)
+        fprintf(stderr, "peer_evgen: wrote %llu of %ld events, dropped %llu, too big %llu, lost %llu\n",
+                (unsigned long long)totals.written, events, (unsigned long long)totals.dropped,
+                (unsigned long long)totals.too_big, (unsigned long long)totals.lost);
+    evgen_session_totals_free(&totals);
+    if (!complete)
+        return 1;
+    peer_report("evgen", events, start, end, 0);
+    return 0;
+}
+
+static int run_disabled(long events)
+{
+    peer_mark start = peer_mark_now();
+    for (long i = 0; i < events; i++)
+        FIRE_EVENT(GCHeapStats, PEER_GC_HEAP_STATS_VALUES(i));
+    peer_report("evgen-disabled", events, start, peer_mark_now(), 0);
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    if (argc == 3 && strcmp(argv[1], "--disabled") == 0)
+        return run_disabled(peer_events_arg(argv[2], usage));
+    if (argc == 3)
+        return run_enabled(peer_events_arg(argv[1], usage), argv[2]);
+    fprintf(stderr, "usage: %s\n", usage);
+    return 2;
+}
