@@ -102,6 +102,9 @@ int evgen_rd_evtrace_next(evgen_reader *rd, evgen_event *event);
  * verified, the end block left for later when it ends the file); from the first header that is
  * not, every block before it is verified and the eager scan takes over to the end of the file. */
 void evgen_rd_scan(evgen_reader *rd, rd_evtrace *et, uint64_t offset);
+/* scan.c: set (by the tests, which compare the two), the open runs the eager scan over the whole
+ * file, as the reader did before validation was lazy. */
+extern int evgen_rd_evtrace_eager_open;
 /* scan.c: the eager scan from `offset` to the end of the file (every block checked in full, events
  * blocks indexed GOOD): 1 if it reached the end of the file, 0 if it stopped at a torn tail. */
 int evgen_rd_scan_eager(evgen_reader *rd, rd_evtrace *et, uint64_t offset);

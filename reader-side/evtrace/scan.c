@@ -438,9 +438,15 @@ static int verify_pending(evgen_reader *rd, rd_evtrace *et)
     return 0;
 }
 
+int evgen_rd_evtrace_eager_open;
+
 void evgen_rd_scan(evgen_reader *rd, rd_evtrace *et, uint64_t off)
 {
     et->tail = UINT64_MAX;
+    if (evgen_rd_evtrace_eager_open) { /* the reference: every block checked at open */
+        et->final_checks = evgen_rd_scan_eager(rd, et, off);
+        return;
+    }
     while (off < rd->size && !rd->oom) {
         uint64_t avail = rd->size - off;
         frame f;
