@@ -69,6 +69,8 @@ static int open_evtrace(evgen_reader *rd, const evgen_reader_options *options, c
     if (read_header(rd, &header_size, why) != 0)
         return -1;
     evgen_rd_scan(rd, et, header_size);
+    if (!rd->oom && et->tail != UINT64_MAX)
+        evgen_rd_verifier_start(rd, et); /* blocks left unverified: checked ahead on another core */
     return 0;
 }
 
@@ -77,6 +79,7 @@ static void close_evtrace(evgen_reader *rd)
     rd_evtrace *et = rd->format;
     if (!et)
         return;
+    evgen_rd_verifier_stop(et);
     free(et->types);
     free(et->blocks);
     free(et->thread_chains);

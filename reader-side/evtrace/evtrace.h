@@ -64,6 +64,8 @@ typedef struct rd_cursor {
     rd_record next;         /* time order: the record it holds up */
 } rd_cursor;
 
+typedef struct rd_verifier rd_verifier; /* verifier.c */
+
 typedef struct rd_evtrace {
     rd_type *types; /* by type number */
     size_t n_types, cap_types;
@@ -81,6 +83,7 @@ typedef struct rd_evtrace {
     int final_checks; /* the scan reached the file's end (not a torn tail): the end-of-file checks apply */
     int dirty;        /* a block the walk took was found bad: the threads' order is recomputed */
     int complete;     /* every block verified, the books checked, the problems sorted */
+    rd_verifier *verifier; /* the thread verifying blocks ahead of the iterator, or NULL */
     size_t cap_cursors;
 
     /* iteration */
@@ -115,6 +118,21 @@ void evgen_rd_scan_final(evgen_reader *rd, rd_evtrace *et);
  * block the walk took, the blocks after `b` are dropped and the eager scan runs from where it
  * would have. Returns the block's state then (GOOD or BAD). */
 int evgen_rd_verify_block(evgen_reader *rd, rd_evtrace *et, size_t b);
+
+/* scan.c: does block `b` check out (frame, crc, records)? Records nothing: what the verifier thread
+ * runs. */
+int evgen_rd_block_checks_out(evgen_reader *rd, const rd_evtrace *et, size_t b);
+
+/* verifier.c: starts the thread that verifies the walk's blocks ahead of the iterator (not for a
+ * few blocks, nor if it cannot start: the iterator then checks each block itself). */
+void evgen_rd_verifier_start(evgen_reader *rd, rd_evtrace *et);
+/* verifier.c: claims block `b` for the caller (RD_BLOCK_UNVERIFIED: check it, then publish), or
+ * returns the verifier's verdict (RD_BLOCK_GOOD or RD_BLOCK_BAD), waiting while it checks the block. */
+int evgen_rd_verifier_claim(rd_evtrace *et, size_t b);
+void evgen_rd_verifier_publish(rd_evtrace *et, size_t b, int ok);
+/* verifier.c: stops and joins the thread, marking GOOD the blocks it found good; before anything
+ * changes the blocks or the types it reads, and at close. */
+void evgen_rd_verifier_stop(rd_evtrace *et);
 
 /* lazy.c: every block verified, the end of the file scanned, the books checked, the threads in
  * the order the eager scan finds them, the problems sorted; once. What every query of problems or

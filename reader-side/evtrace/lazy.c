@@ -141,6 +141,7 @@ void evgen_rd_evtrace_complete(evgen_reader *rd)
     for (size_t b = 0; b < et->n_blocks && !rd->oom; b++)
         if (et->blocks[b].state == RD_BLOCK_UNVERIFIED)
             evgen_rd_verify_block(rd, et, b);
+    evgen_rd_verifier_stop(et); /* done, or stopped by a bad block: the scan below decodes metadata */
     if (et->tail != UINT64_MAX && !rd->oom) {
         et->final_checks = evgen_rd_scan_eager(rd, et, et->tail);
         et->tail = UINT64_MAX;

@@ -510,18 +510,34 @@ static uint64_t fail_block(evgen_reader *rd, rd_evtrace *et, size_t b, frame_kin
     return next;
 }
 
+int evgen_rd_block_checks_out(evgen_reader *rd, const rd_evtrace *et, size_t b)
+{
+    const rd_block *blk = &et->blocks[b];
+    frame f;
+    return check_frame(rd, blk->offset, &f) == FRAME_OK && check_records(rd, et, &f, blk->count, 0) == 0;
+}
+
 int evgen_rd_verify_block(evgen_reader *rd, rd_evtrace *et, size_t b)
 {
     rd_block *blk = &et->blocks[b];
     if (blk->state != RD_BLOCK_UNVERIFIED)
         return blk->state;
-    frame f;
-    frame_kind k = check_frame(rd, blk->offset, &f);
-    if (k == FRAME_OK && check_records(rd, et, &f, blk->count, 0) == 0) {
+    int verdict = evgen_rd_verifier_claim(et, b);
+    if (verdict == RD_BLOCK_UNVERIFIED) { /* ours to check */
+        int ok = evgen_rd_block_checks_out(rd, et, b);
+        evgen_rd_verifier_publish(et, b, ok);
+        verdict = ok ? RD_BLOCK_GOOD : RD_BLOCK_BAD;
+    }
+    if (verdict == RD_BLOCK_GOOD) {
         blk->state = RD_BLOCK_GOOD;
         return RD_BLOCK_GOOD;
     }
-    /* Bad: the eager scan would have met every block before it first. */
+    /* Bad: what follows changes the blocks, the counts, maybe the types; the verifier stops. */
+    evgen_rd_verifier_stop(et);
+    blk = &et->blocks[b];
+    frame f;
+    frame_kind k = check_frame(rd, blk->offset, &f);
+    /* The eager scan would have met every block before it first. */
     for (size_t i = 0; i < b; i++)
         if (et->blocks[i].state == RD_BLOCK_UNVERIFIED) {
             evgen_rd_verify_block(rd, et, i);
