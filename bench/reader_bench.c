@@ -1,14 +1,14 @@
 /* reader_bench.c — what reading costs: a file of EVENTS GCHeapStats v2 events (written with the
  * generated runtime side), opened (a walk of the block headers; each block's checksum and records
- * verified when the loop first enters it) and read back with libevgen-reader and the generated
- * accessors, summing every field: the whole read, the open alone, the loop alone, and the loop
- * over a trace already validated (evgen_reader_status first: every block verified before the clock
- * starts). Then, on a cut of DUMP_EVENTS events, `evgen dump --json` to /dev/null, and the same
- * events exported as CTF (`evgen export --ctf`) and read by babeltrace2, when it is installed: its
- * decode alone (`-o dummy`) and its text output to /dev/null, compared per event. Median of RUNS
- * runs each. Usage: reader_bench [EVENTS] [RUNS] [DIR] */
+ * verified when the loop first enters it, or ahead of it by the reader's verifier thread) and read
+ * back with libevgen-reader and the generated accessors, summing every field: the whole read, the
+ * open alone, the loop alone, the loop over a trace already validated (evgen_reader_status first:
+ * every block verified before the clock starts; the floor), and the whole read in time order.
+ * Then, on a cut of at most 2 M events, `evgen dump --json` to /dev/null, and the same events
+ * exported as CTF (`evgen export --ctf`) and read by babeltrace2 when it is installed: its decode
+ * alone (`-o dummy`) and its text output to /dev/null, compared per event. Median of RUNS runs
+ * each. Usage: reader_bench [EVENTS] [RUNS] [DIR] */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -65,6 +65,7 @@ static uint64_t read_loop(evgen_reader *r, long *n_read)
 
 typedef struct read_times {
     double whole, open, loop; /* open + loop (+ close), as a program reading a trace does */
+    double whole_time_order;  /* the same in time order (every block verified at the rewind) */
     double validated_loop;    /* the loop over a reader whose validation finished before it */
 } read_times;
 
@@ -109,6 +110,18 @@ static read_times read_run(const char *path, long events, uint64_t *checksum)
     t.validated_loop = bench_now_seconds() - t0;
     evgen_reader_close(r);
     check_count(n, events);
+    t0 = bench_now_seconds();
+    r = open_or_die(path);
+    evgen_reader_rewind(r, EVGEN_ORDER_TIME);
+    uint64_t timed = read_loop(r, &n);
+    evgen_reader_close(r);
+    t.whole_time_order = bench_now_seconds() - t0;
+    check_count(n, events);
+    if (timed != *checksum) {
+        fprintf(stderr, "time order: checksum %llx, not %llx\n", (unsigned long long)timed,
+                (unsigned long long)*checksum);
+        exit(1);
+    }
     return t;
 }
 
@@ -168,11 +181,12 @@ int main(int argc, char **argv)
     write_trace(path, events);
     struct stat st;
     stat(path, &st);
-    double wholes[64], opens[64], loops[64], validated[64], dumps[64], bt_decodes[64], bt_texts[64];
+    double wholes[64], opens[64], loops[64], validated[64], timed[64], dumps[64], bt_decodes[64], bt_texts[64];
     uint64_t checksum = 0;
     for (int r = 0; r < runs; r++) {
         read_times t = read_run(path, events, &checksum);
         wholes[r] = t.whole, opens[r] = t.open, loops[r] = t.loop, validated[r] = t.validated_loop;
+        timed[r] = t.whole_time_order;
     }
     unlink(path);
 
@@ -201,7 +215,8 @@ int main(int argc, char **argv)
     unlink(cut_path);
 
     double m_whole = bench_median(wholes, runs), m_open = bench_median(opens, runs), m_loop = bench_median(loops, runs),
-           m_valid = bench_median(validated, runs), m_dump = bench_median(dumps, runs);
+           m_valid = bench_median(validated, runs), m_timed = bench_median(timed, runs),
+           m_dump = bench_median(dumps, runs);
     double ev = (double)events, size = (double)st.st_size;
     printf("reader_bench: %ld GCHeapStats v2 events (%.1f MB, %.1f bytes/event), median of %d runs\n", events,
            size / 1e6, size / ev, runs);
@@ -214,6 +229,8 @@ int main(int argc, char **argv)
            ev / m_loop / 1e6, size / m_loop / 1e9, m_loop * 1e9 / ev);
     printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "  floor: the loop over a trace already validated",
            ev / m_valid / 1e6, size / m_valid / 1e9, m_valid * 1e9 / ev);
+    printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "whole read in time order (open included)",
+           ev / m_timed / 1e6, size / m_timed / 1e9, m_timed * 1e9 / ev);
     double dump_rate = (double)cut / m_dump;
     printf("%-52s %8.2f M events/s  (%ld events)\n", "evgen dump --json --order file > /dev/null", dump_rate / 1e6,
            cut);
