@@ -181,6 +181,9 @@ void evgen_reader_close(evgen_reader *rd)
 {
     if (!rd)
         return;
+    if (rd->format_ops) /* first: a format may have a thread reading the file (evtrace/verifier.c) */
+        rd->format_ops->close(rd);
+    rd->format_ops = NULL;
     if (rd->map)
         munmap(rd->map, rd->size);
     for (size_t i = 0; i < rd->n_problems; i++)
@@ -197,8 +200,6 @@ void evgen_reader_close(evgen_reader *rd)
     free(rd->scratch);
     free(rd->threads);
     free(rd->thread_hash);
-    if (rd->format_ops)
-        rd->format_ops->close(rd);
     evgen_rd_arena_free(&rd->arena);
     free(rd);
 }

@@ -146,10 +146,10 @@ void evgen_rd_evtrace_complete(evgen_reader *rd)
         et->final_checks = evgen_rd_scan_eager(rd, et, et->tail);
         et->tail = UINT64_MAX;
     }
+    if (et->dirty && !rd->oom)
+        order_threads(rd, et); /* before the books: their problems follow the threads' order */
     if (et->final_checks && !rd->oom)
         evgen_rd_scan_final(rd, et);
-    if (et->dirty && !rd->oom)
-        order_threads(rd, et);
     if (!rd->oom)
         evgen_rd_sort_problems(rd);
     if (!rd->oom && et->n_chains > et->cap_cursors) {

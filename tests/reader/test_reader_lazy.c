@@ -6,7 +6,8 @@
  * threads' table and the events in file and in time order are the same whether the caller asks
  * for problems first, iterates first, iterates halfway, or reads in time order first; and each
  * problem is reported once, however many times the caller iterates and asks. The reference is the
- * eager scan itself, which the reader keeps for damaged files (evgen_rd_evtrace_eager_open). */
+ * eager scan itself, which the reader keeps for damaged files (evgen_rd_evtrace_eager_open). And a
+ * reader closed while its verifier thread runs. */
 #define _POSIX_C_SOURCE 200809L
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -248,7 +250,8 @@ static void test_a_corrupt_block_anywhere(void **state)
 }
 
 /* Threads of one or two blocks each: a bad first block moves its thread after the others in the
- * threads' table (the end block names it), as the eager scan orders them. */
+ * threads' table (the end block names it), as the eager scan orders them; with two bad blocks, the
+ * books' problems follow that order too. */
 static void test_a_thread_whose_first_block_is_bad(void **state)
 {
     (void)state;
@@ -266,6 +269,12 @@ static void test_a_thread_whose_first_block_is_bad(void **state)
             char what[96];
             snprintf(what, sizeof what, "%d rounds: a payload byte of block %zu (type %u)", rounds, i, blocks[i].type);
             check_same(c, t.size, what, &tl);
+            for (size_t j = i + 1; j < n && j < i + 6; j++) { /* and a second one: two threads' books */
+                c[blocks[j].offset + 48 + (blocks[j].end - blocks[j].offset - 48) / 3] ^= 0x10;
+                snprintf(what, sizeof what, "%d rounds: payload bytes of blocks %zu and %zu", rounds, i, j);
+                check_same(c, t.size, what, &tl);
+                c[blocks[j].offset + 48 + (blocks[j].end - blocks[j].offset - 48) / 3] ^= 0x10;
+            }
         }
         free(c);
         free(t.data);
@@ -361,6 +370,48 @@ static void test_random_flips(void **state)
     assert_true(tl.damaged > 150);
 }
 
+/* Closed while the verifier thread may still be checking blocks (just opened; one event read): the
+ * close stops it before the file is unmapped, and a memory trace can be freed right after. The
+ * sanitizers watch; the events read are counted. */
+static void test_close_while_the_verifier_runs(void **state)
+{
+    fixture *fx = *state;
+    char dir[] = "/tmp/evgen-lazy-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char *path = rh_write_file(dir, "mixed.evtrace", fx->t.data, fx->t.size);
+    for (int n = 0; n < 300; n++) {
+        evgen_reader *rd = evgen_reader_open(path, NULL);
+        assert_non_null(rd);
+        evgen_event ev;
+        if (n % 2)
+            assert_int_equal(evgen_reader_next(rd, &ev), 1);
+        evgen_reader_close(rd);
+        uint8_t *copy = malloc(fx->t.size);
+        memcpy(copy, fx->t.data, fx->t.size);
+        rd = evgen_reader_open_memory(copy, fx->t.size, NULL);
+        assert_non_null(rd);
+        if (n % 2)
+            assert_int_equal(evgen_reader_next(rd, &ev), 1);
+        evgen_reader_close(rd);
+        free(copy);
+    }
+    /* And read whole after all that: every event. */
+    evgen_reader *rd = evgen_reader_open(path, NULL);
+    size_t n_threads, events = 0, read = 0;
+    const evgen_reader_thread *th = evgen_reader_threads(rd, &n_threads, NULL);
+    for (size_t i = 0; i < n_threads; i++)
+        events += th[i].events;
+    evgen_event ev;
+    while (evgen_reader_next(rd, &ev))
+        read++;
+    assert_int_equal(read, events);
+    assert_true(read > 0);
+    evgen_reader_close(rd);
+    unlink(path);
+    rmdir(dir);
+    free(path);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -371,6 +422,7 @@ int main(void)
         cmocka_unit_test(test_a_corrupt_payload_size),
         cmocka_unit_test(test_cut_traces),
         cmocka_unit_test(test_random_flips),
+        cmocka_unit_test(test_close_while_the_verifier_runs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
