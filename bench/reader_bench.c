@@ -1,13 +1,19 @@
 /* reader_bench.c — what reading costs: a file of EVENTS GCHeapStats v2 events (written with the
- * generated runtime side), opened (a validating scan: every block's checksum and record) and read
- * back with libevgen-reader and the generated accessors, summing every field (events/s and GB/s
- * of trace, whole and for the loop alone), and `evgen dump --json` of the same kind of file to
- * /dev/null. Median of RUNS runs. Usage: reader_bench [EVENTS] [RUNS] [DIR] */
+ * generated runtime side), opened (a walk of the block headers; each block's checksum and records
+ * verified when the loop first enters it, or ahead of it by the reader's verifier thread) and read
+ * back with libevgen-reader and the generated accessors, summing every field: the whole read, the
+ * open alone, the loop alone, the loop over a trace already validated (evgen_reader_status first:
+ * every block verified before the clock starts; the floor), and the whole read in time order.
+ * Then, on a cut of at most 2 M events, `evgen dump --json` to /dev/null, and the same events
+ * exported as CTF (`evgen export --ctf`) and read by babeltrace2 when it is installed: its decode
+ * alone (`-o dummy`) and its text output to /dev/null, compared per event. Median of RUNS runs
+ * each. Usage: reader_bench [EVENTS] [RUNS] [DIR] */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -37,16 +43,9 @@ static void write_trace(const char *path, long events)
     }
 }
 
-/* Reads every event and sums every field of GCHeapStats through the generated accessors. */
-static double read_run(const char *path, long events, uint64_t *checksum, double *loop_seconds)
+/* The read: every event, every field of GCHeapStats summed through the generated accessors. */
+static uint64_t read_loop(evgen_reader *r, long *n_read)
 {
-    double t0 = bench_now_seconds();
-    evgen_reader *r = evgen_reader_open(path, NULL);
-    if (!r) {
-        fprintf(stderr, "cannot open %s\n", path);
-        exit(1);
-    }
-    double t_open = bench_now_seconds();
     evgen_event ev;
     uint64_t sum = 0;
     long n = 0;
@@ -60,37 +59,113 @@ static double read_run(const char *path, long events, uint64_t *checksum, double
                GCHeapStats_ClrInstanceID(&ev) + GCHeapStats_GenerationSize4(&ev) + GCHeapStats_TotalPromotedSize4(&ev);
         n++;
     }
-    *loop_seconds = bench_now_seconds() - t_open;
-    evgen_reader_close(r);
-    double t = bench_now_seconds() - t0;
+    *n_read = n;
+    return sum;
+}
+
+typedef struct read_times {
+    double whole, open, loop; /* open + loop (+ close), as a program reading a trace does */
+    double whole_time_order;  /* the same in time order (every block verified at the rewind) */
+    double validated_loop;    /* the loop over a reader whose validation finished before it */
+} read_times;
+
+static evgen_reader *open_or_die(const char *path)
+{
+    evgen_reader *r = evgen_reader_open(path, NULL);
+    if (!r) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(1);
+    }
+    return r;
+}
+
+static void check_count(long n, long events)
+{
     if (n != events) {
         fprintf(stderr, "read %ld events of %ld\n", n, events);
         exit(1);
     }
-    *checksum = sum;
+}
+
+static read_times read_run(const char *path, long events, uint64_t *checksum)
+{
+    read_times t;
+    long n;
+    double t0 = bench_now_seconds();
+    evgen_reader *r = open_or_die(path);
+    double t_open = bench_now_seconds();
+    *checksum = read_loop(r, &n);
+    double t_loop = bench_now_seconds();
+    evgen_reader_close(r);
+    t.whole = bench_now_seconds() - t0;
+    t.open = t_open - t0;
+    t.loop = t_loop - t_open;
+    check_count(n, events);
+    if (evgen_reader_status(r = open_or_die(path), NULL) != EVGEN_READ_OK) {
+        fprintf(stderr, "%s: not read whole\n", path);
+        exit(1);
+    }
+    t0 = bench_now_seconds();
+    read_loop(r, &n);
+    t.validated_loop = bench_now_seconds() - t0;
+    evgen_reader_close(r);
+    check_count(n, events);
+    t0 = bench_now_seconds();
+    r = open_or_die(path);
+    evgen_reader_rewind(r, EVGEN_ORDER_TIME);
+    uint64_t timed = read_loop(r, &n);
+    evgen_reader_close(r);
+    t.whole_time_order = bench_now_seconds() - t0;
+    check_count(n, events);
+    if (timed != *checksum) {
+        fprintf(stderr, "time order: checksum %llx, not %llx\n", (unsigned long long)timed,
+                (unsigned long long)*checksum);
+        exit(1);
+    }
     return t;
 }
 
-static double dump_run(const char *evgen, const char *path)
+/* Runs argv (its output to /dev/null): the seconds it took, or -1 if it cannot be run or fails. */
+static double run_timed(const char *const argv[], int search_path)
 {
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
     posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
-    const char *argv[] = {evgen, "dump", "--json", "--order", "file", path, NULL};
     double t0 = bench_now_seconds();
     pid_t pid;
-    if (posix_spawn(&pid, evgen, &actions, NULL, (char *const *)argv, environ) != 0) {
-        perror(evgen);
-        exit(1);
-    }
+    int rc = search_path ? posix_spawnp(&pid, argv[0], &actions, NULL, (char *const *)argv, environ)
+                         : posix_spawn(&pid, argv[0], &actions, NULL, (char *const *)argv, environ);
+    posix_spawn_file_actions_destroy(&actions);
+    if (rc != 0)
+        return -1;
     int status;
     waitpid(pid, &status, 0);
-    posix_spawn_file_actions_destroy(&actions);
-    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-        fprintf(stderr, "evgen dump failed\n");
+    if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1;
+    return bench_now_seconds() - t0;
+}
+
+static double must_run(const char *const argv[])
+{
+    double t = run_timed(argv, 0);
+    if (t < 0) {
+        fprintf(stderr, "%s %s failed\n", argv[0], argv[1]);
         exit(1);
     }
-    return bench_now_seconds() - t0;
+    return t;
+}
+
+/* babeltrace2 on PATH? */
+static int have_babeltrace2(void)
+{
+    const char *argv[] = {"babeltrace2", "--version", NULL};
+    return run_timed(argv, 1) >= 0;
+}
+
+static void remove_ctf(const char *dir)
+{
+    const char *argv[] = {"/bin/rm", "-rf", dir, NULL};
+    run_timed(argv, 0);
 }
 
 int main(int argc, char **argv)
@@ -98,7 +173,7 @@ int main(int argc, char **argv)
     long events;
     int runs;
     const char *dir;
-    int usage = bench_trace_args(argc, argv, 10000000, &events, &runs, &dir);
+    int usage = bench_trace_args(argc, argv, 9500000, &events, &runs, &dir);
     if (usage)
         return usage;
     char path[4096];
@@ -106,27 +181,70 @@ int main(int argc, char **argv)
     write_trace(path, events);
     struct stat st;
     stat(path, &st);
-    double reads[64], loops[64], dumps[64];
+    double wholes[64], opens[64], loops[64], validated[64], timed[64], dumps[64], bt_decodes[64], bt_texts[64];
     uint64_t checksum = 0;
-    for (int r = 0; r < runs; r++)
-        reads[r] = read_run(path, events, &checksum, &loops[r]);
-    long dump_events = events < 2000000 ? events : 2000000;
-    char dump_path[4200];
-    snprintf(dump_path, sizeof dump_path, "%s.dump", path);
-    write_trace(dump_path, dump_events);
-    for (int r = 0; r < runs; r++)
-        dumps[r] = dump_run(EVGEN_EXE, dump_path);
-    double m_read = bench_median(reads, runs), m_loop = bench_median(loops, runs), m_dump = bench_median(dumps, runs);
-    printf("reader_bench: %ld GCHeapStats v2 events (%.1f MB, %.1f bytes/event), median of %d runs\n", events,
-           (double)st.st_size / 1e6, (double)st.st_size / (double)events, runs);
-    printf("%-48s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event  (checksum %llx)\n",
-           "open + iterate + 16 accessors per event", (double)events / m_read / 1e6, (double)st.st_size / m_read / 1e9,
-           m_read * 1e9 / (double)events, (unsigned long long)checksum);
-    printf("%-48s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "  of which the loop: iterate + 16 accessors",
-           (double)events / m_loop / 1e6, (double)st.st_size / m_loop / 1e9, m_loop * 1e9 / (double)events);
-    printf("%-48s %8.2f M events/s  (%ld events)\n", "evgen dump --json > /dev/null", (double)dump_events / m_dump / 1e6,
-           dump_events);
+    for (int r = 0; r < runs; r++) {
+        read_times t = read_run(path, events, &checksum);
+        wholes[r] = t.whole, opens[r] = t.open, loops[r] = t.loop, validated[r] = t.validated_loop;
+        timed[r] = t.whole_time_order;
+    }
     unlink(path);
-    unlink(dump_path);
+
+    /* The cut dump --json and babeltrace2 read (babeltrace2 is slow): the same events for both. */
+    long cut = events < 2000000 ? events : 2000000;
+    char cut_path[4200], ctf_dir[4200];
+    snprintf(cut_path, sizeof cut_path, "%s.cut.evtrace", path);
+    snprintf(ctf_dir, sizeof ctf_dir, "%s.ctf", path);
+    write_trace(cut_path, cut);
+    const char *dump_argv[] = {EVGEN_EXE, "dump", "--json", "--order", "file", cut_path, NULL};
+    for (int r = 0; r < runs; r++)
+        dumps[r] = must_run(dump_argv);
+    int bt = have_babeltrace2();
+    if (bt) {
+        const char *export_argv[] = {EVGEN_EXE, "export", "--ctf", ctf_dir, cut_path, "--no-progress", NULL};
+        must_run(export_argv);
+        const char *decode_argv[] = {"babeltrace2", "-o", "dummy", ctf_dir, NULL};
+        const char *text_argv[] = {"babeltrace2", ctf_dir, NULL};
+        for (int r = 0; r < runs && bt; r++) {
+            bt_decodes[r] = run_timed(decode_argv, 1);
+            bt_texts[r] = run_timed(text_argv, 1);
+            bt = bt_decodes[r] >= 0 && bt_texts[r] >= 0;
+        }
+        remove_ctf(ctf_dir);
+    }
+    unlink(cut_path);
+
+    double m_whole = bench_median(wholes, runs), m_open = bench_median(opens, runs), m_loop = bench_median(loops, runs),
+           m_valid = bench_median(validated, runs), m_timed = bench_median(timed, runs),
+           m_dump = bench_median(dumps, runs);
+    double ev = (double)events, size = (double)st.st_size;
+    printf("reader_bench: %ld GCHeapStats v2 events (%.1f MB, %.1f bytes/event), median of %d runs\n", events,
+           size / 1e6, size / ev, runs);
+    printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event  (checksum %llx)\n",
+           "whole read: open + iterate + 16 accessors per event", ev / m_whole / 1e6, size / m_whole / 1e9,
+           m_whole * 1e9 / ev, (unsigned long long)checksum);
+    printf("%-52s %8.1f ms       %6.2f GB/s  %6.2f ns/event\n", "  the open alone (a walk of the block headers)",
+           m_open * 1e3, size / m_open / 1e9, m_open * 1e9 / ev);
+    printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "  the loop alone (blocks verified as entered)",
+           ev / m_loop / 1e6, size / m_loop / 1e9, m_loop * 1e9 / ev);
+    printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "  floor: the loop over a trace already validated",
+           ev / m_valid / 1e6, size / m_valid / 1e9, m_valid * 1e9 / ev);
+    printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "whole read in time order (open included)",
+           ev / m_timed / 1e6, size / m_timed / 1e9, m_timed * 1e9 / ev);
+    double dump_rate = (double)cut / m_dump;
+    printf("%-52s %8.2f M events/s  (%ld events)\n", "evgen dump --json --order file > /dev/null", dump_rate / 1e6,
+           cut);
+    if (!bt) {
+        printf("babeltrace2: not installed (or it failed): its rows are skipped\n");
+        return 0;
+    }
+    double m_decode = bench_median(bt_decodes, runs), m_text = bench_median(bt_texts, runs);
+    double decode_rate = (double)cut / m_decode, text_rate = (double)cut / m_text;
+    printf("%-52s %8.2f M events/s  (the %ld-event cut as CTF)\n", "babeltrace2 -o dummy CTF (decode)",
+           decode_rate / 1e6, cut);
+    printf("%-52s %8.2f M events/s  (the same cut)\n", "babeltrace2 CTF > /dev/null (text)", text_rate / 1e6);
+    printf("%-52s %8.1fx  (goal 60x)\n", "whole read / babeltrace2 decode, per event", ev / m_whole / decode_rate);
+    printf("%-52s %8.1fx\n", "floor loop / babeltrace2 decode, per event", ev / m_valid / decode_rate);
+    printf("%-52s %8.1fx  (goal 20x)\n", "dump --json / babeltrace2 text, per event", dump_rate / text_rate);
     return 0;
 }

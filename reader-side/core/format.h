@@ -25,6 +25,9 @@ typedef struct evgen_rd_format_ops {
     int (*next)(evgen_reader *rd, evgen_event *event);
     /* Frees rd->format (which may be NULL, or half built by a failed open). */
     void (*close)(evgen_reader *rd);
+    /* Finishes what the open left to do lazily (validation), so that the problems, the status and
+     * the threads' counts are final; NULL: the open did everything. Called before each query of them. */
+    void (*complete)(evgen_reader *rd);
 } evgen_rd_format_ops;
 
 /* The formats, in the order their probes are tried, NULL-terminated; the last one has no probe. */

@@ -162,7 +162,8 @@ static void schema_close(evgen_reader *rd)
     (void)rd;
 }
 
-static const evgen_rd_format_ops schema_format = {NULL, schema_open, schema_rewind, schema_next, schema_close};
+static const evgen_rd_format_ops schema_format = {NULL, schema_open, schema_rewind, schema_next, schema_close,
+                                                   NULL};
 
 evgen_reader *evgen_reader_open_schema(const evgen_reader_options *options, unsigned pointer_size, char **error)
 {
@@ -180,6 +181,9 @@ void evgen_reader_close(evgen_reader *rd)
 {
     if (!rd)
         return;
+    if (rd->format_ops) /* first: a format may have a thread reading the file (evtrace/verifier.c) */
+        rd->format_ops->close(rd);
+    rd->format_ops = NULL;
     if (rd->map)
         munmap(rd->map, rd->size);
     for (size_t i = 0; i < rd->n_problems; i++)
@@ -196,8 +200,6 @@ void evgen_reader_close(evgen_reader *rd)
     free(rd->scratch);
     free(rd->threads);
     free(rd->thread_hash);
-    if (rd->format_ops)
-        rd->format_ops->close(rd);
     evgen_rd_arena_free(&rd->arena);
     free(rd);
 }
@@ -232,8 +234,17 @@ const evgen_trace_event_info *evgen_reader_find_event(const evgen_reader *rd, co
     return NULL;
 }
 
+/* What the open left to validate lazily, done before any answer about problems or totals. The
+ * reader is not shared between threads (reader.h), so the const handle's state may be finished. */
+static void complete(const evgen_reader *rd)
+{
+    if (rd->format_ops && rd->format_ops->complete)
+        rd->format_ops->complete((evgen_reader *)(uintptr_t)rd);
+}
+
 evgen_read_status evgen_reader_status(const evgen_reader *rd, uint64_t *truncated_at)
 {
+    complete(rd);
     if (truncated_at)
         *truncated_at = rd->status == EVGEN_READ_TRUNCATED ? rd->truncated_at : 0;
     return rd->status;
@@ -241,6 +252,7 @@ evgen_read_status evgen_reader_status(const evgen_reader *rd, uint64_t *truncate
 
 const evgen_read_problem *evgen_reader_problems(const evgen_reader *rd, size_t *count)
 {
+    complete(rd);
     if (count)
         *count = rd->n_problems;
     return rd->problems;
@@ -248,6 +260,7 @@ const evgen_read_problem *evgen_reader_problems(const evgen_reader *rd, size_t *
 
 const evgen_reader_thread *evgen_reader_threads(const evgen_reader *rd, size_t *count, int *has_end)
 {
+    complete(rd);
     if (count)
         *count = rd->n_threads;
     if (has_end)

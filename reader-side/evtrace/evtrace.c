@@ -1,5 +1,6 @@
 /* evtrace.c — the .evtrace format plugged into the reader's core (format.h): the file header
- * validated, the one scan of its blocks, the iteration state, and the format's state freed. */
+ * validated, the walk of its blocks (scan.c; validation finished lazily, lazy.c), and the format's
+ * state freed. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,12 +69,8 @@ static int open_evtrace(evgen_reader *rd, const evgen_reader_options *options, c
     if (read_header(rd, &header_size, why) != 0)
         return -1;
     evgen_rd_scan(rd, et, header_size);
-    if (!rd->oom && et->n_chains) {
-        et->cursors = calloc(et->n_chains, sizeof *et->cursors);
-        et->heap = calloc(et->n_chains, sizeof *et->heap);
-        if (!et->cursors || !et->heap)
-            rd->oom = 1;
-    }
+    if (!rd->oom && et->tail != UINT64_MAX)
+        evgen_rd_verifier_start(rd, et); /* blocks left unverified: checked ahead on another core */
     return 0;
 }
 
@@ -82,6 +79,7 @@ static void close_evtrace(evgen_reader *rd)
     rd_evtrace *et = rd->format;
     if (!et)
         return;
+    evgen_rd_verifier_stop(et);
     free(et->types);
     free(et->blocks);
     free(et->thread_chains);
@@ -93,5 +91,5 @@ static void close_evtrace(evgen_reader *rd)
 
 const evgen_rd_format_ops evgen_rd_evtrace_format = {
     NULL, /* no probe: the last format tried, whose header check names what the file is not */
-    open_evtrace, evgen_rd_evtrace_rewind, evgen_rd_evtrace_next, close_evtrace,
+    open_evtrace, evgen_rd_evtrace_rewind, evgen_rd_evtrace_next, close_evtrace, evgen_rd_evtrace_complete,
 };

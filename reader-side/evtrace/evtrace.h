@@ -1,6 +1,8 @@
 /* evtrace.h — the .evtrace format in the reader (docs/format.md): the type table, the index of
- * good blocks chained per (thread, stream) that the one scan at open builds, and the cursors that
- * iterate it in file or time order. Its state hangs from evgen_reader.format. Not installed. */
+ * events blocks chained per (thread, stream) that the walk at open builds (each block verified
+ * when first touched, or all of them when the caller asks for problems or totals), and the
+ * cursors that iterate it in file or time order. Its state hangs from evgen_reader.format. Not
+ * installed. */
 #ifndef EVGEN_READER_EVTRACE_H
 #define EVGEN_READER_EVTRACE_H
 
@@ -18,6 +20,11 @@ typedef struct rd_type {
     uint8_t variable;
 } rd_type;
 
+/* An events block's state: the walk at open takes a block whose header is as a writer writes it
+ * as UNVERIFIED (its events counted), and its checksum and records are checked once, when it is
+ * first touched; a BAD block's events are taken back out of the counts, and iteration skips it. */
+enum { RD_BLOCK_UNVERIFIED = 0, RD_BLOCK_GOOD = 1, RD_BLOCK_BAD = 2 };
+
 typedef struct rd_block {
     uint64_t payload;     /* file offset of the payload */
     uint32_t size;        /* payload bytes */
@@ -25,7 +32,10 @@ typedef struct rd_block {
     uint64_t base_ticks;
     size_t thread;        /* index into rd->threads */
     size_t chain;         /* index into et->chains */
-    size_t next;          /* the chain's next good events block, or RD_NONE */
+    size_t next;          /* the chain's next events block, or RD_NONE */
+    uint64_t offset;      /* file offset of the block header */
+    uint32_t dropped;     /* the header's dropped count */
+    uint8_t state;        /* RD_BLOCK_* */
 } rd_block;
 
 /* The good events blocks of one (thread, stream), in file order: one base_ticks/delta chain whose
@@ -54,6 +64,8 @@ typedef struct rd_cursor {
     rd_record next;         /* time order: the record it holds up */
 } rd_cursor;
 
+typedef struct rd_verifier rd_verifier; /* verifier.c */
+
 typedef struct rd_evtrace {
     rd_type *types; /* by type number */
     size_t n_types, cap_types;
@@ -64,6 +76,15 @@ typedef struct rd_evtrace {
     rd_chain *chains; /* in the order of their first block */
     size_t n_chains, cap_chains;
     uint64_t end_offset; /* of the end block read, when rd->has_end */
+
+    /* lazy validation (lazy.c) */
+    uint64_t tail;    /* where the eager scan still has to go on from (the end block the walk left, or
+                         the file's end), or UINT64_MAX once it has */
+    int final_checks; /* the scan reached the file's end (not a torn tail): the end-of-file checks apply */
+    int dirty;        /* a block the walk took was found bad: the threads' order is recomputed */
+    int complete;     /* every block verified, the books checked, the problems sorted */
+    rd_verifier *verifier; /* the thread verifying blocks ahead of the iterator, or NULL */
+    size_t cap_cursors;
 
     /* iteration */
     rd_cursor file_cursor;
@@ -79,8 +100,47 @@ extern const evgen_rd_format_ops evgen_rd_evtrace_format;
 void evgen_rd_evtrace_rewind(evgen_reader *rd);
 int evgen_rd_evtrace_next(evgen_reader *rd, evgen_event *event);
 
-/* scan.c: scans the blocks from `offset` to the end of the file, once, at open. */
+/* scan.c: the walk at open, from `offset`: block headers only while they are as a writer writes
+ * them (events blocks indexed UNVERIFIED, metadata blocks decoded after every block before them is
+ * verified, the end block left for later when it ends the file); from the first header that is
+ * not, every block before it is verified and the eager scan takes over to the end of the file. */
 void evgen_rd_scan(evgen_reader *rd, rd_evtrace *et, uint64_t offset);
+/* scan.c: set (by the tests, which compare the two), the open runs the eager scan over the whole
+ * file, as the reader did before validation was lazy. */
+extern int evgen_rd_evtrace_eager_open;
+/* scan.c: the eager scan from `offset` to the end of the file (every block checked in full, events
+ * blocks indexed GOOD): 1 if it reached the end of the file, 0 if it stopped at a torn tail. */
+int evgen_rd_scan_eager(evgen_reader *rd, rd_evtrace *et, uint64_t offset);
+/* scan.c: the checks that need the whole file scanned: no end block, and the books. */
+void evgen_rd_scan_final(evgen_reader *rd, rd_evtrace *et);
+/* scan.c: verifies UNVERIFIED block `b` (every block before it first, if it fails), with the
+ * problems the eager scan would record; when the eager scan would not have gone on at the next
+ * block the walk took, the blocks after `b` are dropped and the eager scan runs from where it
+ * would have. Returns the block's state then (GOOD or BAD). */
+int evgen_rd_verify_block(evgen_reader *rd, rd_evtrace *et, size_t b);
+
+/* scan.c: does block `b` check out (frame, crc, records)? Records nothing: what the verifier thread
+ * runs. */
+int evgen_rd_block_checks_out(evgen_reader *rd, const rd_evtrace *et, size_t b);
+
+/* verifier.c: starts the thread that verifies the walk's blocks ahead of the iterator (not for a
+ * few blocks, nor if it cannot start: the iterator then checks each block itself). */
+void evgen_rd_verifier_start(evgen_reader *rd, rd_evtrace *et);
+/* verifier.c: claims block `b` for the caller (RD_BLOCK_UNVERIFIED: check it, then publish), or
+ * returns the verifier's verdict (RD_BLOCK_GOOD or RD_BLOCK_BAD), waiting while it checks the block. */
+int evgen_rd_verifier_claim(rd_evtrace *et, size_t b);
+void evgen_rd_verifier_publish(rd_evtrace *et, size_t b, int ok);
+/* verifier.c: stops and joins the thread, marking GOOD the blocks it found good; before anything
+ * changes the blocks or the types it reads, and at close. */
+void evgen_rd_verifier_stop(rd_evtrace *et);
+
+/* lazy.c: every block verified, the end of the file scanned, the books checked, the threads in
+ * the order the eager scan finds them, the problems sorted; once. What every query of problems or
+ * totals, and a time-order rewind, does first. */
+void evgen_rd_evtrace_complete(evgen_reader *rd);
+/* lazy.c: the counts of events and the chains recomputed from the blocks left, after a verify
+ * dropped the blocks the walk took past a bad one. */
+void evgen_rd_recount(evgen_reader *rd, rd_evtrace *et);
 
 /* The type of number `type`, or NULL. */
 static inline const rd_type *evgen_rd_type(const rd_evtrace *et, uint64_t type)

@@ -1,13 +1,13 @@
-/* order.c — iterating a .evtrace file: file order (the good blocks as written), time order (a
- * k-way merge through a binary heap of one cursor per (thread, stream) chain, each in time
- * order). */
+/* order.c — iterating a .evtrace file: file order (the good blocks as written, each verified as
+ * the cursor enters it), time order (every block verified first, then a k-way merge through a
+ * binary heap of one cursor per (thread, stream) chain, each in time order). */
 #include <string.h>
 
 #include "evtrace.h"
 
 /* Reads the record at c->p (the cursor's block must be good, as the scan checked): 0, or -1 if
  * it does not decode (never for a block the scan accepted). */
-static int decode(const evgen_reader *rd, const rd_evtrace *et, rd_cursor *c, rd_record *out)
+static inline int decode(const evgen_reader *rd, const rd_evtrace *et, rd_cursor *c, rd_record *out)
 {
     const uint8_t *p = c->p;
     uint64_t type, size;
@@ -34,8 +34,10 @@ static int decode(const evgen_reader *rd, const rd_evtrace *et, rd_cursor *c, rd
     return 0;
 }
 
-/* The cursor's next record: 1, or 0 at the end of its chain. */
-static int advance(const evgen_reader *rd, const rd_evtrace *et, rd_cursor *c, rd_record *r)
+/* The cursor's next record: 1, or 0 at the end of its chain. A block the walk took unverified is
+ * verified as the cursor enters it (every block before it in the file is, by then: the file
+ * cursor goes in file order, and time order verifies all at rewind); a bad one is skipped. */
+static int advance(evgen_reader *rd, rd_evtrace *et, rd_cursor *c, rd_record *r)
 {
     for (;;) {
         if (c->left) {
@@ -47,8 +49,20 @@ static int advance(const evgen_reader *rd, const rd_evtrace *et, rd_cursor *c, r
         size_t b = c->pending;
         if (b == RD_NONE)
             return 0;
+        if (b >= et->n_blocks) { /* file order: the end of the blocks the walk took */
+            if (et->tail != UINT64_MAX)
+                evgen_rd_evtrace_complete(rd); /* the blocks the rest of the file may hold */
+            if (b >= et->n_blocks) {
+                c->pending = RD_NONE;
+                return 0;
+            }
+        }
+        if (et->blocks[b].state == RD_BLOCK_UNVERIFIED)
+            evgen_rd_verify_block(rd, et, b);
         const rd_block *blk = &et->blocks[b];
-        c->pending = c->by_chain ? blk->next : b + 1 < et->n_blocks ? b + 1 : RD_NONE;
+        c->pending = c->by_chain ? blk->next : b + 1;
+        if (blk->state == RD_BLOCK_BAD)
+            continue;
         c->p = rd->data + blk->payload;
         c->end = c->p + blk->size;
         c->left = blk->count;
@@ -90,11 +104,12 @@ void evgen_rd_evtrace_rewind(evgen_reader *rd)
 {
     rd_evtrace *et = rd->format;
     memset(&et->file_cursor, 0, sizeof et->file_cursor);
-    et->file_cursor.pending = et->n_blocks ? 0 : RD_NONE;
+    et->file_cursor.pending = 0;
     et->n_heap = 0;
     if (rd->order != EVGEN_ORDER_TIME)
         return;
-    for (size_t i = 0; i < et->n_chains; i++) {
+    evgen_rd_evtrace_complete(rd);
+    for (size_t i = 0; i < et->n_chains && i < et->cap_cursors; i++) {
         rd_cursor *c = &et->cursors[i];
         memset(c, 0, sizeof *c);
         c->by_chain = 1;

@@ -1,8 +1,11 @@
-/* scan.c — the one pass over a trace's blocks at open: frames checked (magic, sizes, crc32c),
- * metadata decoded, every events block's records checked, the end block read; good events blocks
- * chained per (thread, stream), every problem recorded with its offset, and after a bad block the
- * scan resyncs on the next "EVBK" whose block checks out. Then the books: the end block's count of
- * each thread's events against the events its blocks hold. */
+/* scan.c — the passes over a trace's blocks. The walk at open reads block headers only while they
+ * are as a writer writes them, indexing events blocks unverified; a block is verified (crc32c, every
+ * record) when first touched, with the problems and the resync of the eager scan. The eager scan
+ * checks every block in full: frames (magic, sizes, crc32c), metadata decoded, every events block's
+ * records checked, the end block read; events blocks chained per (thread, stream), every problem
+ * recorded with its offset, and after a bad block it resyncs on the next "EVBK" whose block checks
+ * out. Then the books: the end block's count of each thread's events against the events its blocks
+ * hold. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,8 +159,8 @@ static void metadata_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
         evgen_rd_problem(rd, f->offset, "metadata block: %s: skipped (its events cannot be decoded)", why);
 }
 
-/* Checks every record of an events block; 0, or -1 with the problem recorded. */
-static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f, uint32_t count)
+/* Checks every record of an events block; 0, or -1 with the problem recorded if `report`. */
+static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f, uint32_t count, int report)
 {
     const uint8_t *h = rd->data + f->offset;
     const uint8_t *p = h + f->bh.header_size, *start = p, *end = p + f->bh.payload_size;
@@ -166,17 +169,20 @@ static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f,
         uint64_t type, size;
         int64_t delta;
         if (p == end) {
-            evgen_rd_problem(rd, f->offset, "events block ends after %u of its %u records: skipped", k, count);
+            if (report)
+                evgen_rd_problem(rd, f->offset, "events block ends after %u of its %u records: skipped", k, count);
             return -1;
         }
         if (evgen_wire_get_record_head(&p, end, &type, &delta) != 0) {
-            evgen_rd_problem(rd, f->offset, "events block: record %u at offset %llu: bad varint: skipped", k,
+            if (report)
+                evgen_rd_problem(rd, f->offset, "events block: record %u at offset %llu: bad varint: skipped", k,
                              (unsigned long long)at);
             return -1;
         }
         const rd_type *t = evgen_rd_type(et, type);
         if (!t) {
-            evgen_rd_problem(rd, f->offset,
+            if (report)
+                evgen_rd_problem(rd, f->offset,
                              "events block: record %u at offset %llu: type %llu is not defined by an earlier "
                              "metadata block: skipped",
                              k, (unsigned long long)at, (unsigned long long)type);
@@ -185,12 +191,14 @@ static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f,
         if (!t->variable)
             size = t->fixed_size;
         else if (evgen_wire_get_varint(&p, end, &size) != 0) {
-            evgen_rd_problem(rd, f->offset, "events block: record %u at offset %llu: bad varint: skipped", k,
+            if (report)
+                evgen_rd_problem(rd, f->offset, "events block: record %u at offset %llu: bad varint: skipped", k,
                              (unsigned long long)at);
             return -1;
         }
         if (size > (uint64_t)(end - p)) {
-            evgen_rd_problem(rd, f->offset,
+            if (report)
+                evgen_rd_problem(rd, f->offset,
                              "events block: record %u at offset %llu (%s v%u): a %llu-byte payload runs past the "
                              "block: skipped",
                              k, (unsigned long long)at, t->version->info->name, t->version->pub->version,
@@ -200,7 +208,8 @@ static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f,
         p += size;
     }
     if (p != end) {
-        evgen_rd_problem(rd, f->offset, "events block: %zu bytes after its %u records: skipped",
+        if (report)
+                evgen_rd_problem(rd, f->offset, "events block: %zu bytes after its %u records: skipped",
                          (size_t)(end - p), count);
         return -1;
     }
@@ -231,7 +240,9 @@ static size_t chain_index(rd_evtrace *et, size_t ti, uint32_t stream)
     return c;
 }
 
-static void events_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
+/* Indexes an events block: checked in full first when `state` is GOOD, taken on its header when
+ * UNVERIFIED (the walk). */
+static void events_block(evgen_reader *rd, rd_evtrace *et, const frame *f, uint8_t state)
 {
     uint64_t tid = f->bh.thread_id;
     uint32_t count = f->bh.event_count, dropped = f->bh.dropped, stream = f->bh.stream;
@@ -240,7 +251,7 @@ static void events_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
                          (unsigned long long)tid, stream, EVGEN_WIRE_MAX_STREAMS - 1);
         return;
     }
-    if (check_records(rd, et, f, count) != 0)
+    if (state == RD_BLOCK_GOOD && check_records(rd, et, f, count, 1) != 0)
         return;
     size_t ti = evgen_rd_thread_index(rd, tid);
     size_t ci = ti == RD_NONE ? RD_NONE : chain_index(et, ti, stream);
@@ -250,8 +261,8 @@ static void events_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
         return;
     }
     size_t b = et->n_blocks++;
-    et->blocks[b] =
-        (rd_block){f->offset + f->bh.header_size, f->bh.payload_size, count, f->bh.base_ticks, ti, ci, RD_NONE};
+    et->blocks[b] = (rd_block){f->offset + f->bh.header_size, f->bh.payload_size, count, f->bh.base_ticks, ti, ci,
+                               RD_NONE, f->offset, dropped, state};
     rd_chain *chain = &et->chains[ci];
     if (chain->last_block == RD_NONE)
         chain->first_block = b;
@@ -304,7 +315,7 @@ static void block(evgen_reader *rd, rd_evtrace *et, const frame *f)
         metadata_block(rd, et, f);
         break;
     case EVGEN_WIRE_BLOCK_EVENTS:
-        events_block(rd, et, f);
+        events_block(rd, et, f, RD_BLOCK_GOOD);
         break;
     case EVGEN_WIRE_BLOCK_END:
         end_block(rd, et, f);
@@ -364,7 +375,7 @@ static const char *frame_problem(frame_kind k, const frame *f, char *buf, size_t
     return "bad block";
 }
 
-void evgen_rd_scan(evgen_reader *rd, rd_evtrace *et, uint64_t off)
+int evgen_rd_scan_eager(evgen_reader *rd, rd_evtrace *et, uint64_t off)
 {
     while (off < rd->size && !rd->oom) {
         frame f;
@@ -376,13 +387,13 @@ void evgen_rd_scan(evgen_reader *rd, rd_evtrace *et, uint64_t off)
         }
         if (k == FRAME_SHORT) {
             torn_tail(rd, off, "a block header");
-            return;
+            return 0;
         }
         uint64_t torn;
         uint64_t next = resync(rd, off + 1, &torn);
         if (k == FRAME_PAST_END && next == rd->size) {
             torn_tail(rd, off, "a block");
-            return;
+            return 0;
         }
         char buf[160];
         const char *what = frame_problem(k, &f, buf, sizeof buf);
@@ -393,10 +404,15 @@ void evgen_rd_scan(evgen_reader *rd, rd_evtrace *et, uint64_t off)
             evgen_rd_problem(rd, off, "%s: no good block after it", what);
         if (next == rd->size && torn != UINT64_MAX) {
             torn_tail(rd, torn, "a block");
-            return;
+            return 0;
         }
         off = next;
     }
+    return !rd->oom;
+}
+
+void evgen_rd_scan_final(evgen_reader *rd, rd_evtrace *et)
+{
     if (!rd->has_end && rd->status != EVGEN_READ_TRUNCATED && !rd->oom) {
         evgen_rd_problem(rd, rd->size, "no end block: the session was not closed (the trace may be incomplete)");
         rd->status = EVGEN_READ_TRUNCATED;
@@ -404,4 +420,152 @@ void evgen_rd_scan(evgen_reader *rd, rd_evtrace *et, uint64_t off)
     }
     if (rd->has_end && !rd->oom)
         check_books(rd, et);
+}
+
+/* ---- the walk and lazy verification ------------------------------------------------------- */
+
+/* Verifies every UNVERIFIED block before the walk goes past a block it must read in full: 1 if a
+ * bad one made the eager scan take over the rest of the file (the walk is over), else 0. */
+static int verify_pending(evgen_reader *rd, rd_evtrace *et)
+{
+    for (size_t b = 0; b < et->n_blocks && !rd->oom; b++) {
+        if (et->blocks[b].state != RD_BLOCK_UNVERIFIED)
+            continue;
+        evgen_rd_verify_block(rd, et, b);
+        if (et->tail == UINT64_MAX)
+            return 1;
+    }
+    return 0;
+}
+
+int evgen_rd_evtrace_eager_open;
+
+void evgen_rd_scan(evgen_reader *rd, rd_evtrace *et, uint64_t off)
+{
+    et->tail = UINT64_MAX;
+    if (evgen_rd_evtrace_eager_open) { /* the reference: every block checked at open */
+        et->final_checks = evgen_rd_scan_eager(rd, et, off);
+        return;
+    }
+    while (off < rd->size && !rd->oom) {
+        uint64_t avail = rd->size - off;
+        frame f;
+        f.offset = off;
+        if (avail >= EVGEN_WIRE_BLOCK_HEADER_SIZE &&
+            memcmp(rd->data + off, EVGEN_WIRE_BLOCK_MAGIC, EVGEN_WIRE_BLOCK_MAGIC_SIZE) == 0) {
+            evgen_wire_get_block_header(rd->data + off, &f.bh);
+            uint64_t end = (uint64_t)f.bh.header_size + f.bh.payload_size;
+            if (evgen_wire_block_header_is_written_form(&f.bh) && end <= avail) {
+                if (f.bh.type == EVGEN_WIRE_BLOCK_EVENTS) {
+                    events_block(rd, et, &f, RD_BLOCK_UNVERIFIED);
+                    off += end;
+                    continue;
+                }
+                if (f.bh.type == EVGEN_WIRE_BLOCK_END && end == avail) {
+                    et->tail = off; /* read with the books, once every block is verified */
+                    return;
+                }
+                if (f.bh.type == EVGEN_WIRE_BLOCK_METADATA) {
+                    et->tail = off;
+                    if (verify_pending(rd, et))
+                        return;
+                    et->tail = UINT64_MAX;
+                    if (check_frame(rd, off, &f) == FRAME_OK) {
+                        metadata_block(rd, et, &f);
+                        off += end;
+                        continue;
+                    }
+                }
+            }
+        }
+        /* A header a writer does not write, or a bad metadata block: the eager scan from here. */
+        et->tail = off;
+        if (verify_pending(rd, et))
+            return;
+        et->final_checks = evgen_rd_scan_eager(rd, et, off);
+        et->tail = UINT64_MAX;
+        return;
+    }
+    et->tail = off; /* the file's end: the end-of-file checks when the books are */
+}
+
+/* The eager scan met block `b`'s frame and found it bad or its records wrong: its problems, and the
+ * scan goes on where the eager scan would (rd->size: nowhere). */
+static uint64_t fail_block(evgen_reader *rd, rd_evtrace *et, size_t b, frame_kind k, const frame *f, uint64_t *torn)
+{
+    uint64_t off = et->blocks[b].offset;
+    *torn = UINT64_MAX;
+    if (k == FRAME_OK) { /* the records: the eager scan skipped the block and went on after it */
+        check_records(rd, et, f, f->bh.event_count, 1);
+        return off + f->bh.header_size + f->bh.payload_size;
+    }
+    uint64_t next = resync(rd, off + 1, torn);
+    char buf[160];
+    const char *what = frame_problem(k, f, buf, sizeof buf);
+    if (next < rd->size)
+        evgen_rd_problem(rd, off, "%s: skipped %llu bytes to the next good block at offset %llu", what,
+                         (unsigned long long)(next - off), (unsigned long long)next);
+    else
+        evgen_rd_problem(rd, off, "%s: no good block after it", what);
+    return next;
+}
+
+int evgen_rd_block_checks_out(evgen_reader *rd, const rd_evtrace *et, size_t b)
+{
+    const rd_block *blk = &et->blocks[b];
+    frame f;
+    return check_frame(rd, blk->offset, &f) == FRAME_OK && check_records(rd, et, &f, blk->count, 0) == 0;
+}
+
+int evgen_rd_verify_block(evgen_reader *rd, rd_evtrace *et, size_t b)
+{
+    rd_block *blk = &et->blocks[b];
+    if (blk->state != RD_BLOCK_UNVERIFIED)
+        return blk->state;
+    int verdict = evgen_rd_verifier_claim(et, b);
+    if (verdict == RD_BLOCK_UNVERIFIED) { /* ours to check */
+        int ok = evgen_rd_block_checks_out(rd, et, b);
+        evgen_rd_verifier_publish(et, b, ok);
+        verdict = ok ? RD_BLOCK_GOOD : RD_BLOCK_BAD;
+    }
+    if (verdict == RD_BLOCK_GOOD) {
+        blk->state = RD_BLOCK_GOOD;
+        return RD_BLOCK_GOOD;
+    }
+    /* Bad: what follows changes the blocks, the counts, maybe the types; the verifier stops. */
+    evgen_rd_verifier_stop(et);
+    blk = &et->blocks[b];
+    frame f;
+    frame_kind k = check_frame(rd, blk->offset, &f);
+    /* The eager scan would have met every block before it first. */
+    for (size_t i = 0; i < b; i++)
+        if (et->blocks[i].state == RD_BLOCK_UNVERIFIED) {
+            evgen_rd_verify_block(rd, et, i);
+            if (b >= et->n_blocks || et->blocks[b].offset != f.offset || et->blocks[b].state != RD_BLOCK_UNVERIFIED)
+                return b < et->n_blocks ? et->blocks[b].state : RD_BLOCK_BAD; /* a rescan replaced it */
+        }
+    blk = &et->blocks[b];
+    blk->state = RD_BLOCK_BAD;
+    et->dirty = 1;
+    rd->threads[blk->thread].events -= blk->count;
+    rd->threads[blk->thread].dropped -= blk->dropped;
+    rd->total_events -= blk->count;
+    uint64_t torn;
+    uint64_t next = fail_block(rd, et, b, k, &f, &torn);
+    uint64_t walked = f.offset + f.bh.header_size + f.bh.payload_size; /* where the walk went on */
+    if (next == walked && next < rd->size)
+        return RD_BLOCK_BAD; /* the same blocks follow: nothing else changes */
+    /* The walk went astray (a corrupt payload_size that met a header by chance, a good block
+     * inside this one's payload): what it took after this block goes, and the eager scan runs from
+     * where it would have gone on. */
+    et->n_blocks = b + 1;
+    evgen_rd_recount(rd, et);
+    et->tail = UINT64_MAX;
+    if (next == rd->size && torn != UINT64_MAX) {
+        torn_tail(rd, torn, "a block");
+        et->final_checks = 0;
+    } else {
+        et->final_checks = evgen_rd_scan_eager(rd, et, next);
+    }
+    return RD_BLOCK_BAD;
 }

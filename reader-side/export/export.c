@@ -259,6 +259,7 @@ int evgen_export(const evgen_exporter *exporter, const char *out, const char *co
             status = 1;
             break;
         }
+        evgen_reader_status(readers[i], NULL); /* validation finished first: exports use the threads' table */
         total_events += readers[i]->total_events;
         total_size += evgen_reader_file_size(readers[i]);
     }

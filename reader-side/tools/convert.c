@@ -307,6 +307,7 @@ int evgen_convert_with(const char *in, const char *out, const evgen_reader_optio
         evgen_output_discard(&output);
         return 1;
     }
+    evgen_reader_status(cv.rd, NULL); /* validation finished first: the threads' table is used as it stands */
     int status = 0;
     cv.tmp = output.tmp;
     cv.f = fdopen(output.fd, "wb");

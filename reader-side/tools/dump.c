@@ -612,6 +612,7 @@ int evgen_dump(const char *path, const evgen_dump_options *options, int out_fd, 
             goto done;
     }
     if (opt.stats) {
+        evgen_reader_status(rd, NULL); /* validation finished first: the threads' table is final */
         by_version = calloc(rd->n_versions + 1, sizeof *by_version);
         by_thread = calloc(rd->n_threads + 1, sizeof *by_thread);
         if (!by_version || !by_thread) {
@@ -655,6 +656,7 @@ int evgen_dump(const char *path, const evgen_dump_options *options, int out_fd, 
         fprintf(err, "%s: cannot write the output: %s\n", path, strerror(d.o.error));
         status = 1;
     }
+    evgen_reader_problems(rd, NULL); /* the blocks no event was read from verified too */
     for (size_t i = 0; i < rd->n_problems; i++)
         fprintf(err, "%s: offset %llu: %s\n", path, (unsigned long long)rd->problems[i].offset,
                 rd->problems[i].message);

@@ -11,7 +11,18 @@
  * every complete block, then the status says where it was cut. Nothing reads out of bounds,
  * whatever the file holds.
  *
- * Thread safety: a reader is used by one thread at a time; separate readers are independent. */
+ * When validation happens (.evtrace): the open reads the file header and walks the block headers
+ * (decoding metadata blocks); each events block's checksum and records are checked once, when a
+ * file-order iteration first enters it — or before, by a thread the reader starts to check blocks
+ * ahead on another core — and no event of a block is returned before it checks out. A time-order
+ * rewind, and evgen_reader_status, evgen_reader_problems and evgen_reader_threads, first finish
+ * validating the whole file, so that their answers are complete: the same problems, in the same
+ * order, status and counts as if everything had been checked at open, whenever they are asked. A
+ * damaged header found by the walk makes the open check everything from there on at once.
+ * (.nettrace files are checked whole at open.)
+ *
+ * Thread safety: a reader is used by one thread at a time; separate readers are independent (the
+ * reader's own verifier thread only reads the file). */
 #ifndef EVGEN_READER_H
 #define EVGEN_READER_H
 
@@ -246,7 +257,8 @@ typedef struct evgen_read_problem {
 
 /* The worst status seen (TRUNCATED over CORRUPT over OK), the problems in file order (by offset;
  * those at one offset in the order they were found), and for a truncated file the offset where the
- * readable part ends. All known once the reader is open. A .evtrace with an end block has a
+ * readable part ends. Complete when asked: the first call of these (or of evgen_reader_threads)
+ * finishes validating the file (see "When validation happens" above). A .evtrace with an end block has a
  * problem at the end block's offset for each thread whose events found in the blocks are fewer
  * ("... 604 missing": a block was lost or skipped) or more than the end block counts written. */
 evgen_read_status evgen_reader_status(const evgen_reader *reader, uint64_t *truncated_at);

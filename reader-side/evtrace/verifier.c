@@ -1,0 +1,106 @@
+/* verifier.c — a thread that verifies the blocks the walk took (crc32c, every record) ahead of the
+ * iterator, on another core: each block is claimed once, by the thread or by the iterator when it
+ * gets there first, so that no block is checked twice and the iterator never waits for a block
+ * nobody is checking. The thread only reads (the file, the type table, the blocks' offsets and
+ * counts) and publishes a verdict per block; everything else — problems, counts, the resync after a
+ * bad block — stays with the reader's thread, which stops the verifier before it changes what the
+ * verifier reads. */
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+
+#include "evtrace.h"
+
+/* A block's claim: free, being checked, or its verdict. */
+enum { CLAIM_FREE = 0, CLAIM_TAKEN = 1, CLAIM_GOOD = 2, CLAIM_BAD = 3 };
+
+/* The smallest walk worth a thread: below it the iterator checks every block itself. */
+#define RD_VERIFIER_MIN_BLOCKS 32
+
+struct rd_verifier {
+    pthread_t thread;
+    evgen_reader *rd;
+    rd_evtrace *et;
+    uint8_t *claims; /* per block of the walk, atomics */
+    size_t n;
+    int stop;        /* atomic */
+};
+
+static int take(uint8_t *claim)
+{
+    uint8_t expected = CLAIM_FREE;
+    return __atomic_compare_exchange_n(claim, &expected, CLAIM_TAKEN, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+
+static void *verify_ahead(void *arg)
+{
+    rd_verifier *v = arg;
+    for (size_t b = 0; b < v->n && !__atomic_load_n(&v->stop, __ATOMIC_ACQUIRE); b++) {
+        if (!take(&v->claims[b]))
+            continue; /* the iterator's, or already checked */
+        int ok = evgen_rd_block_checks_out(v->rd, v->et, b);
+        __atomic_store_n(&v->claims[b], ok ? CLAIM_GOOD : CLAIM_BAD, __ATOMIC_RELEASE);
+    }
+    return NULL;
+}
+
+void evgen_rd_verifier_start(evgen_reader *rd, rd_evtrace *et)
+{
+    if (et->n_blocks < RD_VERIFIER_MIN_BLOCKS || et->verifier)
+        return;
+    rd_verifier *v = calloc(1, sizeof *v);
+    uint8_t *claims = calloc(et->n_blocks, 1);
+    if (!v || !claims) {
+        free(v);
+        free(claims);
+        return; /* the iterator checks every block itself */
+    }
+    *v = (rd_verifier){.rd = rd, .et = et, .claims = claims, .n = et->n_blocks};
+    for (size_t b = 0; b < v->n; b++)
+        if (et->blocks[b].state != RD_BLOCK_UNVERIFIED)
+            claims[b] = CLAIM_GOOD; /* nothing to check: never claimed */
+    if (pthread_create(&v->thread, NULL, verify_ahead, v) != 0) {
+        free(claims);
+        free(v);
+        return;
+    }
+    et->verifier = v;
+}
+
+int evgen_rd_verifier_claim(rd_evtrace *et, size_t b)
+{
+    rd_verifier *v = et->verifier;
+    if (!v || b >= v->n)
+        return RD_BLOCK_UNVERIFIED;
+    if (take(&v->claims[b]))
+        return RD_BLOCK_UNVERIFIED; /* the caller's to check, and to publish */
+    uint8_t c;
+    for (unsigned spins = 0; (c = __atomic_load_n(&v->claims[b], __ATOMIC_ACQUIRE)) == CLAIM_TAKEN; spins++)
+        if (spins > 64)
+            sched_yield(); /* the verifier is on it; two cores shared: let it run */
+    return c == CLAIM_GOOD ? RD_BLOCK_GOOD : RD_BLOCK_BAD;
+}
+
+void evgen_rd_verifier_publish(rd_evtrace *et, size_t b, int ok)
+{
+    rd_verifier *v = et->verifier;
+    if (v && b < v->n)
+        __atomic_store_n(&v->claims[b], ok ? CLAIM_GOOD : CLAIM_BAD, __ATOMIC_RELEASE);
+}
+
+void evgen_rd_verifier_stop(rd_evtrace *et)
+{
+    rd_verifier *v = et->verifier;
+    if (!v)
+        return;
+    __atomic_store_n(&v->stop, 1, __ATOMIC_RELEASE);
+    pthread_join(v->thread, NULL);
+    /* What it found good is good; a bad block is checked again by the reader's thread, which
+     * records its problems. */
+    for (size_t b = 0; b < v->n && b < et->n_blocks; b++)
+        if (v->claims[b] == CLAIM_GOOD && et->blocks[b].state == RD_BLOCK_UNVERIFIED)
+            et->blocks[b].state = RD_BLOCK_GOOD;
+    free(v->claims);
+    free(v);
+    et->verifier = NULL;
+}
