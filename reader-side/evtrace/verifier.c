@@ -7,7 +7,9 @@
  * verifier reads. */
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "evtrace.h"
 
@@ -24,6 +26,7 @@ struct rd_verifier {
     uint8_t *claims; /* per block of the walk, atomics */
     size_t n;
     int stop;        /* atomic */
+    pid_t pid;       /* the process that started the thread: a child of fork(2) has no verifier */
 };
 
 static int take(uint8_t *claim)
@@ -55,11 +58,17 @@ void evgen_rd_verifier_start(evgen_reader *rd, rd_evtrace *et)
         free(claims);
         return; /* the iterator checks every block itself */
     }
-    *v = (rd_verifier){.rd = rd, .et = et, .claims = claims, .n = et->n_blocks};
+    *v = (rd_verifier){.rd = rd, .et = et, .claims = claims, .n = et->n_blocks, .pid = getpid()};
     for (size_t b = 0; b < v->n; b++)
         if (et->blocks[b].state != RD_BLOCK_UNVERIFIED)
             claims[b] = CLAIM_GOOD; /* nothing to check: never claimed */
-    if (pthread_create(&v->thread, NULL, verify_ahead, v) != 0) {
+    /* The thread takes none of the application's signals: its handlers run where it expects. */
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    int err = pthread_create(&v->thread, NULL, verify_ahead, v);
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    if (err != 0) {
         free(claims);
         free(v);
         return;
@@ -76,8 +85,11 @@ int evgen_rd_verifier_claim(rd_evtrace *et, size_t b)
         return RD_BLOCK_UNVERIFIED; /* the caller's to check, and to publish */
     uint8_t c;
     for (unsigned spins = 0; (c = __atomic_load_n(&v->claims[b], __ATOMIC_ACQUIRE)) == CLAIM_TAKEN; spins++)
-        if (spins > 64)
+        if (spins > 64) {
+            if (getpid() != v->pid)
+                return RD_BLOCK_UNVERIFIED; /* forked while the verifier had it: nobody else will */
             sched_yield(); /* the verifier is on it; two cores shared: let it run */
+        }
     return c == CLAIM_GOOD ? RD_BLOCK_GOOD : RD_BLOCK_BAD;
 }
 
@@ -94,11 +106,14 @@ void evgen_rd_verifier_stop(rd_evtrace *et)
     if (!v)
         return;
     __atomic_store_n(&v->stop, 1, __ATOMIC_RELEASE);
-    pthread_join(v->thread, NULL);
+    int forked = getpid() != v->pid; /* the thread is the parent's: not ours to join */
+    if (!forked)
+        pthread_join(v->thread, NULL);
     /* What it found good is good; a bad block is checked again by the reader's thread, which
      * records its problems. */
     for (size_t b = 0; b < v->n && b < et->n_blocks; b++)
-        if (v->claims[b] == CLAIM_GOOD && et->blocks[b].state == RD_BLOCK_UNVERIFIED)
+        if (__atomic_load_n(&v->claims[b], __ATOMIC_ACQUIRE) == CLAIM_GOOD &&
+            et->blocks[b].state == RD_BLOCK_UNVERIFIED)
             et->blocks[b].state = RD_BLOCK_GOOD;
     free(v->claims);
     free(v);
