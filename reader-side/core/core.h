@@ -4,6 +4,7 @@
 #ifndef EVGEN_READER_CORE_H
 #define EVGEN_READER_CORE_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -154,6 +155,8 @@ char *evgen_rd_format(const char *fmt, ...) __attribute__((format(printf, 1, 2))
  * evgen_rd_sort_problems puts them in order once the scan is done. */
 void evgen_rd_problem(evgen_reader *rd, uint64_t offset, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
+void evgen_rd_vproblem(evgen_reader *rd, uint64_t offset, const char *fmt, va_list ap)
+    __attribute__((format(printf, 3, 0)));
 /* Sorts the problems by offset, keeping the recording order of those at one offset (what
  * evgen_reader_problems promises). Sets rd->oom if memory runs out. */
 void evgen_rd_sort_problems(evgen_reader *rd);

@@ -274,18 +274,25 @@ void evgen_rd_problem(evgen_reader *rd, uint64_t offset, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
+    evgen_rd_vproblem(rd, offset, fmt, ap);
     va_end(ap);
+}
+
+void evgen_rd_vproblem(evgen_reader *rd, uint64_t offset, const char *fmt, va_list ap)
+{
+    va_list again;
+    va_copy(again, ap);
+    int n = vsnprintf(NULL, 0, fmt, ap);
     char *message = n >= 0 ? malloc((size_t)n + 1) : NULL;
     if (!message ||
         evgen_rd_grow((void **)&rd->problems, &rd->cap_problems, rd->n_problems + 1, sizeof *rd->problems) != 0) {
         free(message);
+        va_end(again);
         rd->oom = 1;
         return;
     }
-    va_start(ap, fmt);
-    vsnprintf(message, (size_t)n + 1, fmt, ap);
-    va_end(ap);
+    vsnprintf(message, (size_t)n + 1, fmt, again);
+    va_end(again);
     rd->problems[rd->n_problems].offset = offset;
     rd->problems[rd->n_problems].message = message;
     rd->n_problems++;

@@ -6,6 +6,7 @@
  * recorded with its offset, and after a bad block it resyncs on the next "EVBK" whose block checks
  * out. Then the books: the end block's count of each thread's events against the events its blocks
  * hold. */
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -159,6 +160,18 @@ static void metadata_block(evgen_reader *rd, rd_evtrace *et, const frame *f)
         evgen_rd_problem(rd, f->offset, "metadata block: %s: skipped (its events cannot be decoded)", why);
 }
 
+/* A problem of a block's records, recorded only if `report` (the verifier thread only asks). */
+static void __attribute__((format(printf, 4, 5)))
+records_problem(evgen_reader *rd, int report, uint64_t offset, const char *fmt, ...)
+{
+    if (!report)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    evgen_rd_vproblem(rd, offset, fmt, ap);
+    va_end(ap);
+}
+
 /* Checks every record of an events block; 0, or -1 with the problem recorded if `report`. */
 static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f, uint32_t count, int report)
 {
@@ -169,48 +182,43 @@ static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f,
         uint64_t type, size;
         int64_t delta;
         if (p == end) {
-            if (report)
-                evgen_rd_problem(rd, f->offset, "events block ends after %u of its %u records: skipped", k, count);
+            records_problem(rd, report, f->offset, "events block ends after %u of its %u records: skipped", k,
+                            count);
             return -1;
         }
         if (evgen_wire_get_record_head(&p, end, &type, &delta) != 0) {
-            if (report)
-                evgen_rd_problem(rd, f->offset, "events block: record %u at offset %llu: bad varint: skipped", k,
-                             (unsigned long long)at);
+            records_problem(rd, report, f->offset, "events block: record %u at offset %llu: bad varint: skipped",
+                            k, (unsigned long long)at);
             return -1;
         }
         const rd_type *t = evgen_rd_type(et, type);
         if (!t) {
-            if (report)
-                evgen_rd_problem(rd, f->offset,
-                             "events block: record %u at offset %llu: type %llu is not defined by an earlier "
-                             "metadata block: skipped",
-                             k, (unsigned long long)at, (unsigned long long)type);
+            records_problem(rd, report, f->offset,
+                            "events block: record %u at offset %llu: type %llu is not defined by an earlier "
+                            "metadata block: skipped",
+                            k, (unsigned long long)at, (unsigned long long)type);
             return -1;
         }
         if (!t->variable)
             size = t->fixed_size;
         else if (evgen_wire_get_varint(&p, end, &size) != 0) {
-            if (report)
-                evgen_rd_problem(rd, f->offset, "events block: record %u at offset %llu: bad varint: skipped", k,
-                             (unsigned long long)at);
+            records_problem(rd, report, f->offset, "events block: record %u at offset %llu: bad varint: skipped",
+                            k, (unsigned long long)at);
             return -1;
         }
         if (size > (uint64_t)(end - p)) {
-            if (report)
-                evgen_rd_problem(rd, f->offset,
-                             "events block: record %u at offset %llu (%s v%u): a %llu-byte payload runs past the "
-                             "block: skipped",
-                             k, (unsigned long long)at, t->version->info->name, t->version->pub->version,
-                             (unsigned long long)size);
+            records_problem(rd, report, f->offset,
+                            "events block: record %u at offset %llu (%s v%u): a %llu-byte payload runs past the "
+                            "block: skipped",
+                            k, (unsigned long long)at, t->version->info->name, t->version->pub->version,
+                            (unsigned long long)size);
             return -1;
         }
         p += size;
     }
     if (p != end) {
-        if (report)
-                evgen_rd_problem(rd, f->offset, "events block: %zu bytes after its %u records: skipped",
-                         (size_t)(end - p), count);
+        records_problem(rd, report, f->offset, "events block: %zu bytes after its %u records: skipped",
+                        (size_t)(end - p), count);
         return -1;
     }
     return 0;

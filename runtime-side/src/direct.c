@@ -20,15 +20,10 @@ rt_buffer *evgen_rt_write_own(evgen_session *s, rt_thread *t, unsigned level)
     rt_buffer *b = rs->buf;
     if (evgen_rt_seal_events(s, t, level, b) == 0)
         return b; /* no record: nothing to write, the buffer is empty already */
-    evgen_rt_frame(b);
-    size_t n = EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)b->size;
-    uint64_t offset = evgen_rt_sink_reserve(s, n);
-    int err = evgen_rt_sink_raw(s, offset, b->data, n);
-    if (err == 0)
+    if (evgen_rt_sink_write_now(s, b) == 0)
         return b;
     /* The sink failed: the writer counts the block's events as lost, as it does for every block
      * placed after a failure, and returns the buffer to the pool. */
-    evgen_rt_sink_failed(s, offset, err);
     __atomic_store_n(&rs->buf, NULL, __ATOMIC_RELAXED);
     st->pos = st->end = NULL;
     evgen_rt_enqueue(s, b);

@@ -240,13 +240,13 @@ EVGEN_RT_HIDDEN void evgen_rt_handoff(evgen_session *s, rt_thread *t, unsigned l
 /* Fills B, the buffer of T's stream at LEVEL in S, with its events block's fields (size, records,
  * sequence, drops), and returns its records; 0 if it holds none (then nothing moves on). */
 EVGEN_RT_HIDDEN uint64_t evgen_rt_seal_events(evgen_session *s, rt_thread *t, unsigned level, rt_buffer *b);
+EVGEN_RT_HIDDEN void evgen_rt_flush_streams(evgen_session *s);
+EVGEN_RT_HIDDEN void evgen_rt_close_streams(evgen_session *s);
 
 /* direct.c */
 /* Writes the full buffer of T's stream at LEVEL in S to the file itself and returns it, empty, for
  * the stream to refill; NULL if the sink failed (the buffer went to the writer, the stream has none). */
 EVGEN_RT_HIDDEN rt_buffer *evgen_rt_write_own(evgen_session *s, rt_thread *t, unsigned level);
-EVGEN_RT_HIDDEN void evgen_rt_flush_streams(evgen_session *s);
-EVGEN_RT_HIDDEN void evgen_rt_close_streams(evgen_session *s);
 
 /* thread.c */
 EVGEN_RT_HIDDEN void evgen_rt_thread_key(void);
@@ -275,6 +275,7 @@ EVGEN_RT_HIDDEN void evgen_rt_fork_handlers(void);
 EVGEN_RT_HIDDEN uint64_t evgen_rt_sink_reserve(evgen_session *s, size_t n);
 EVGEN_RT_HIDDEN int evgen_rt_sink_raw(evgen_session *s, uint64_t offset, const uint8_t *p, size_t n);
 EVGEN_RT_HIDDEN void evgen_rt_sink_failed(evgen_session *s, uint64_t offset, int err);
+EVGEN_RT_HIDDEN int evgen_rt_sink_write_now(evgen_session *s, rt_buffer *b);
 EVGEN_RT_HIDDEN int evgen_rt_sink_block(evgen_session *s, rt_buffer *b);
 EVGEN_RT_HIDDEN int evgen_rt_callback_block(evgen_session *s, const rt_buffer *b);
 /* Test hook (tests/runtime): the file sink fails with `err` past `bytes` (UINT64_MAX: never). */

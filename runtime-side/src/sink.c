@@ -82,6 +82,19 @@ void evgen_rt_sink_failed(evgen_session *s, uint64_t offset, int err)
         ;
 }
 
+/* Frames B and writes it at once, from the calling thread, at the next place in a file; 0, or the
+ * errno, the failure recorded (async-signal-safe). */
+int evgen_rt_sink_write_now(evgen_session *s, rt_buffer *b)
+{
+    evgen_rt_frame(b);
+    size_t n = EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)b->size;
+    b->offset = evgen_rt_sink_reserve(s, n);
+    int err = evgen_rt_sink_raw(s, b->offset, b->data, n);
+    if (err)
+        evgen_rt_sink_failed(s, b->offset, err);
+    return err;
+}
+
 int evgen_rt_sink_block(evgen_session *s, rt_buffer *b)
 {
     if (s->sink == RT_SINK_CALLBACK) {

@@ -126,12 +126,8 @@ void evgen_rt_put_metadata(evgen_session *s, rt_buffer *b)
         evgen_rt_enqueue(s, b);
         return;
     }
-    evgen_rt_frame(b);
-    size_t n = EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)b->size;
-    uint64_t offset = evgen_rt_sink_reserve(s, n);
-    int err = __atomic_load_n(&s->error, __ATOMIC_ACQUIRE) ? 0 : evgen_rt_sink_raw(s, offset, b->data, n);
-    if (err)
-        evgen_rt_sink_failed(s, offset, err);
+    if (!__atomic_load_n(&s->error, __ATOMIC_ACQUIRE))
+        evgen_rt_sink_write_now(s, b);
     free(b->data);
     free(b);
 }
