@@ -141,6 +141,9 @@ void evgen_rd_evtrace_complete(evgen_reader *rd);
 /* lazy.c: the counts of events and the chains recomputed from the blocks left, after a verify
  * dropped the blocks the walk took past a bad one. */
 void evgen_rd_recount(evgen_reader *rd, rd_evtrace *et);
+/* Appends block B (its `next` RD_NONE) to its chain and adds its events and drops to its thread's
+ * and the reader's counts: the one place a block joins the books (the walk, the scan, a recount). */
+void evgen_rd_chain_block(evgen_reader *rd, rd_evtrace *et, size_t b);
 
 /* The type of number `type`, or NULL. */
 static inline const rd_type *evgen_rd_type(const rd_evtrace *et, uint64_t type)

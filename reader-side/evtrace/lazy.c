@@ -18,20 +18,24 @@ void evgen_rd_recount(evgen_reader *rd, rd_evtrace *et)
     for (size_t c = 0; c < et->n_chains; c++)
         et->chains[c].first_block = et->chains[c].last_block = RD_NONE;
     for (size_t b = 0; b < et->n_blocks; b++) {
-        rd_block *blk = &et->blocks[b];
-        blk->next = RD_NONE;
-        if (blk->state == RD_BLOCK_BAD)
-            continue;
-        rd_chain *chain = &et->chains[blk->chain];
-        if (chain->last_block == RD_NONE)
-            chain->first_block = b;
-        else
-            et->blocks[chain->last_block].next = b;
-        chain->last_block = b;
-        rd->threads[blk->thread].events += blk->count;
-        rd->threads[blk->thread].dropped += blk->dropped;
-        rd->total_events += blk->count;
+        et->blocks[b].next = RD_NONE;
+        if (et->blocks[b].state != RD_BLOCK_BAD)
+            evgen_rd_chain_block(rd, et, b);
     }
+}
+
+void evgen_rd_chain_block(evgen_reader *rd, rd_evtrace *et, size_t b)
+{
+    rd_block *blk = &et->blocks[b];
+    rd_chain *chain = &et->chains[blk->chain];
+    if (chain->last_block == RD_NONE)
+        chain->first_block = b;
+    else
+        et->blocks[chain->last_block].next = b;
+    chain->last_block = b;
+    rd->threads[blk->thread].events += blk->count;
+    rd->threads[blk->thread].dropped += blk->dropped;
+    rd->total_events += blk->count;
 }
 
 /* ---- the threads' order ------------------------------------------------------------------------ */

@@ -271,15 +271,7 @@ static void events_block(evgen_reader *rd, rd_evtrace *et, const frame *f, uint8
     size_t b = et->n_blocks++;
     et->blocks[b] = (rd_block){f->offset + f->bh.header_size, f->bh.payload_size, count, f->bh.base_ticks, ti, ci,
                                RD_NONE, f->offset, dropped, state};
-    rd_chain *chain = &et->chains[ci];
-    if (chain->last_block == RD_NONE)
-        chain->first_block = b;
-    else
-        et->blocks[chain->last_block].next = b;
-    chain->last_block = b;
-    rd->threads[ti].events += count;
-    rd->threads[ti].dropped += dropped;
-    rd->total_events += count;
+    evgen_rd_chain_block(rd, et, b);
 }
 
 /* An end block's thread entry added to its thread's books (an id the OS reused appears twice: one
