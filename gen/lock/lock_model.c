@@ -4,6 +4,7 @@
  * locked and come back as 0; enums come back as their wire integers. */
 #include "lock/lock_model.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,7 +36,25 @@ static void free_members(evgen_model_struct *st)
     free(st->members);
 }
 
-/* "struct{A:uint32@0,B:ptr@8}/16": a struct of the model (reused when an identical one exists). */
+/* The unsigned decimal that is exactly [s, end), at most UINT32_MAX: true and *out, or false. */
+static bool parse_u32(const char *s, const char *end, unsigned *out)
+{
+    unsigned long long v = 0;
+    if (s >= end)
+        return false;
+    for (; s < end; s++) {
+        if (*s < '0' || *s > '9')
+            return false;
+        v = v * 10 + (unsigned)(*s - '0');
+        if (v > UINT32_MAX)
+            return false;
+    }
+    *out = (unsigned)v;
+    return true;
+}
+
+/* "struct{A:uint32@0,B:ptr@8}/16": a struct of the model (reused when an identical one exists).
+ * Its members are scalars, or strings in a variable struct (/var); never structs. */
 static int parse_struct(evgen_model *model, const char *sig, size_t len)
 {
     const char *open = memchr(sig, '{', len), *close = memchr(sig, '}', len);
@@ -43,8 +62,10 @@ static int parse_struct(evgen_model *model, const char *sig, size_t len)
         return -1;
     evgen_model_struct st;
     memset(&st, 0, sizeof st);
-    st.variable = strncmp(close + 2, "var", 3) == 0;
-    st.size = st.variable ? 0 : (unsigned)strtoul(close + 2, NULL, 10);
+    const char *sig_end = sig + len;
+    st.variable = sig_end - (close + 2) == 3 && memcmp(close + 2, "var", 3) == 0;
+    if (!st.variable && !parse_u32(close + 2, sig_end, &st.size))
+        return -1;
     st.align = 1;
     const char *p = open + 1;
     while (p < close) {
@@ -55,7 +76,8 @@ static int parse_struct(evgen_model *model, const char *sig, size_t len)
         if (!colon || !at || colon > at || at > end)
             break;
         int kind = kind_named(colon + 1, (size_t)(at - colon - 1));
-        if (kind < 0)
+        unsigned offset;
+        if (kind < 0 || kind == EVGEN_WIRE_STRUCT || !parse_u32(at + 1, end, &offset))
             break;
         char *name = evgen_xstrndup(p, (size_t)(colon - p));
         if (!evgen_valid_name(name)) { /* a member name is part of generated names */
@@ -66,7 +88,7 @@ static int parse_struct(evgen_model *model, const char *sig, size_t len)
         evgen_model_struct_member *m = EVGEN_PUSH(st.members, st.n_members);
         m->name = name;
         m->kind = (evgen_wire_kind)kind;
-        m->offset = (unsigned)strtoul(at + 1, NULL, 10);
+        m->offset = offset;
         m->size = evgen_kind_size(m->kind); /* 0 for a string (variable structs only) */
         /* a fixed struct's member inside its element (a trace's metadata must say so too) */
         m->enum_index = -1;
@@ -103,7 +125,7 @@ static int parse_signature(evgen_model *model, const char *sig, evgen_model_fiel
     f->count_index = -1;
     if (strncmp(sig, "array<", 6) == 0) {
         const char *gt = strrchr(sig, '>'), *lb = strrchr(sig, '['), *rb = strrchr(sig, ']');
-        if (!gt || !lb || !rb || lb < gt || rb < lb)
+        if (!gt || !lb || !rb || lb < gt || rb < lb || rb[1] != '\0')
             return -1;
         f->is_array = true;
         f->count_name = evgen_xstrndup(lb + 1, (size_t)(rb - lb - 1));
@@ -116,7 +138,8 @@ static int parse_signature(evgen_model *model, const char *sig, evgen_model_fiel
                 return -1;
         } else {
             int kind = kind_named(elem, len);
-            if (kind < 0 || kind == EVGEN_WIRE_STRUCT) /* a struct element is spelled struct{...} */
+            /* a struct element is spelled struct{...}; a string has no size to step by */
+            if (kind < 0 || kind == EVGEN_WIRE_STRUCT || evgen_wire_kind_is_string((unsigned)kind))
                 return -1;
             f->type.kind = (evgen_wire_kind)kind;
         }
@@ -149,14 +172,14 @@ static int add_field(evgen_model *model, evgen_model_field **fields, size_t *n, 
     f->name = evgen_xstrdup(lf->name);
     f->since = since;
     f->loc = f->since_loc = f->type_loc = f->name_loc = f->count_loc = loc;
+    evgen_model_loc at = {loc.file, lf->loc.line, lf->loc.col}; /* the field's line */
     /* The lock's words may be quoted, but a name becomes part of generated C names */
     if (!evgen_valid_name(lf->name)) {
-        evgen_model_loc at = {loc.file, lf->loc.line, lf->loc.col};
         evgen_error(diags, &at, EVGEN_D_LOCK_SYNTAX, "field name '%s' is not a C identifier", lf->name);
         return -1;
     }
     if (parse_signature(model, lf->signature, f) != 0) {
-        evgen_error(diags, &loc, EVGEN_D_LOCK_SYNTAX, "cannot read the type signature '%s' of field '%s'",
+        evgen_error(diags, &at, EVGEN_D_LOCK_SYNTAX, "cannot read the type signature '%s' of field '%s'",
                     lf->signature, lf->name);
         return -1;
     }

@@ -12,6 +12,9 @@
 #include <cmocka.h>
 
 #include "cli/pipeline.h"
+#include "evgen/reader.h"
+#include "backends/manifest_desc.h"
+#include "lock/lock_model.h"
 #include "model/util.h"
 
 static void load_model(const char *text, evgen_model *model)
@@ -93,11 +96,90 @@ static void test_malformed_lock_files(void **state)
     expect_lock_error("evgen-lock 1\nbogus line\n", 2, 1, "unexpected 'bogus'");
 }
 
+/* A lock with one event whose second field has the signature `sig`: its model, rebuilt as
+ * `evgen gen --from-lock` does; 0 if the lock is taken. A lock taken must give metadata that a
+ * reader decodes (the trace metadata of that manifest), so every back end can print it. */
+static int model_from_signature(const char *sig, char **first_error)
+{
+    char *text = evgen_xasprintf("evgen-lock 1\n\nevent Ev id 1 provider \"P\"\n  version 0\n"
+                                 "    field Count uint32 @0\n    field Items %s @4\n",
+                                 sig);
+    evgen_diags diags;
+    evgen_diags_init(&diags);
+    evgen_lock lock;
+    assert_int_equal(evgen_lock_parse("t.lock", text, &lock, &diags), 0);
+    evgen_model model;
+    evgen_model_init(&model);
+    int rc = evgen_model_from_lock(&lock, &model, &diags);
+    *first_error = diags.count ? evgen_diag_format(&diags.items[0]) : NULL;
+    if (rc == 0) {
+        size_t size = 0;
+        uint8_t *metadata = evgen_model_metadata(&model, "t", &size);
+        evgen_reader_manifest manifest = {"t", metadata, size};
+        const evgen_reader_manifest *manifests[] = {&manifest};
+        evgen_reader_options options = {manifests, 1};
+        char *error = NULL;
+        evgen_reader *schema = evgen_reader_open_schema(&options, 8, &error);
+        if (!schema)
+            fail_msg("the lock of '%s' was taken, but its metadata does not decode: %s", sig, error);
+        evgen_reader_close(schema);
+        free(metadata);
+    }
+    evgen_model_free(&model);
+    evgen_lock_free(&lock);
+    evgen_diags_free(&diags);
+    free(text);
+    return rc;
+}
+
+/* The model rebuilt from a lock takes only what a trace's metadata can hold, and reads numbers
+ * whole: what it takes, every back end prints and the reader decodes (fuzz_lockfile's findings). */
+static void test_lock_model_takes_only_what_traces_hold(void **state)
+{
+    (void)state;
+    static const char *const taken[] = {
+        "array<uint32>[Count]",
+        "array<guid>[Count]",
+        "array<struct{A:uint16@0,B:uint64@8}/16>[Count]",
+        "array<struct{Name:utf8z@0,N:uint32@0}/var>[Count]",
+        "array<struct{Name:utf16z@0,P:ptr@0}/var>[Count]",
+    };
+    static const char *const refused[] = {
+        "array<utf8z>[Count]",                                    /* an array of strings */
+        "array<utf16z>[Count]",
+        "array<struct{Name:utf8z@0,Inner:struct@0}/var>[Count]", /* a struct member of a struct */
+        "array<struct{A:struct@0}/8>[Count]",
+        "array<struct{A:uint32@0}/8x>[Count]",                    /* numbers read whole */
+        "array<struct{A:uint32@0}/4294967300>[Count]",
+        "array<struct{A:uint32@0x}/8>[Count]",
+        "array<struct{A:uint32@}/8>[Count]",
+        "array<struct{A:uint32@0}/varx>[Count]",
+        "array<uint32>[Count]x",
+        "array<struct{A:utf8z@0}/8>[Count]",                      /* a string in a fixed struct */
+    };
+    for (size_t i = 0; i < sizeof taken / sizeof *taken; i++) {
+        char *error;
+        if (model_from_signature(taken[i], &error) != 0)
+            fail_msg("'%s' refused: %s", taken[i], error ? error : "?");
+        free(error);
+    }
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        char *error;
+        if (model_from_signature(refused[i], &error) == 0)
+            fail_msg("'%s' taken", refused[i]);
+        /* at the field's line, naming the signature */
+        if (!error || !strstr(error, "t.lock:6:") || !strstr(error, refused[i]))
+            fail_msg("'%s': %s", refused[i], error ? error : "no error");
+        free(error);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_render_parses_back),
         cmocka_unit_test(test_malformed_lock_files),
+        cmocka_unit_test(test_lock_model_takes_only_what_traces_hold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
