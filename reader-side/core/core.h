@@ -202,9 +202,49 @@ uint32_t evgen_rd_kind_size(const evgen_reader *rd, unsigned kind);
 /* field.c: the end offsets of the first `n` variable fields of a payload of `version`. */
 void evgen_rd_variable_ends(const rd_version *version, const uint8_t *payload, uint32_t size, uint32_t *ends,
                             uint32_t n);
+/* Nanoseconds since the session's start of `d` ticks of a clock that does not count nanoseconds. */
+uint64_t evgen_rd_timestamp_ns_scaled(const evgen_reader *rd, uint64_t d);
+
+/* The writer's clock `ticks` as nanoseconds since the session's start. Inline, as fill_event: the
+ * iterators run them once per event. */
+static inline uint64_t evgen_rd_timestamp_ns(const evgen_reader *rd, uint64_t ticks)
+{
+    uint64_t start = rd->header.start_ticks;
+    if (ticks <= start)
+        return 0; /* a clock a little behind the session's start (another CPU's TSC) */
+    if (rd->header.clock_frequency == 1000000000u)
+        return ticks - start;
+    return evgen_rd_timestamp_ns_scaled(rd, ticks - start);
+}
+
 /* Fills `event` from a decoded record. */
-void evgen_rd_fill_event(const evgen_reader *rd, const rd_record *r, uint64_t thread_id, evgen_event *event);
-uint64_t evgen_rd_timestamp_ns(const evgen_reader *rd, uint64_t ticks);
+static inline void evgen_rd_fill_event(const evgen_reader *rd, const rd_record *r, uint64_t thread_id,
+                                       evgen_event *ev)
+{
+    const rd_version *v = r->version;
+    const evgen_trace_version *layout = v->pub;
+    ev->info = v->info;
+    ev->layout = layout;
+    ev->version = layout->version;
+    ev->size = r->size;
+    ev->payload = r->payload;
+    ev->thread_id = thread_id;
+    ev->ticks = r->ticks;
+    ev->timestamp_ns = evgen_rd_timestamp_ns(rd, r->ticks);
+    ev->offset = r->offset;
+    ev->pointer_size = rd->header.pointer_size;
+    uint32_t n = layout->n_variable < EVGEN_EVENT_MAX_VARIABLE ? layout->n_variable : EVGEN_EVENT_MAX_VARIABLE;
+    ev->n_variable = (uint8_t)n;
+    if (n)
+        evgen_rd_variable_ends(v, r->payload, r->size, ev->variable_end, n);
+    ev->reader = rd;
+    ev->stack = NULL;
+    ev->stack_depth = 0;
+    ev->sequence = 0;
+    ev->capture_thread_id = 0;
+    ev->activity_id = NULL;
+    ev->stream = 0;
+}
 
 /* The lowered version of an event the reader filled. */
 static inline const rd_version *evgen_rd_version_of(const evgen_event *event)

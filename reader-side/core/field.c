@@ -112,14 +112,9 @@ void evgen_rd_variable_ends(const rd_version *v, const uint8_t *payload, uint32_
     }
 }
 
-uint64_t evgen_rd_timestamp_ns(const evgen_reader *rd, uint64_t ticks)
+uint64_t evgen_rd_timestamp_ns_scaled(const evgen_reader *rd, uint64_t d)
 {
-    uint64_t start = rd->header.start_ticks, f = rd->header.clock_frequency;
-    if (ticks <= start)
-        return 0; /* a clock a little behind the session's start (another CPU's TSC) */
-    uint64_t d = ticks - start;
-    if (f == 1000000000u)
-        return d;
+    uint64_t f = rd->header.clock_frequency;
     /* d * 1e9 / f without overflow: q whole seconds and a remainder below f. */
     uint64_t q = d / f, r = d % f;
     if (q > UINT64_MAX / 1000000000u)
@@ -134,32 +129,6 @@ uint64_t evgen_rd_timestamp_ns(const evgen_reader *rd, uint64_t ticks)
         frac = (uint64_t)((long double)r * 1e9L / (long double)f);
 #endif
     return ns > UINT64_MAX - frac ? UINT64_MAX : ns + frac;
-}
-
-void evgen_rd_fill_event(const evgen_reader *rd, const rd_record *r, uint64_t thread_id, evgen_event *ev)
-{
-    const rd_version *v = r->version;
-    ev->info = v->info;
-    ev->layout = v->pub;
-    ev->version = v->pub->version;
-    ev->size = r->size;
-    ev->payload = r->payload;
-    ev->thread_id = thread_id;
-    ev->ticks = r->ticks;
-    ev->timestamp_ns = evgen_rd_timestamp_ns(rd, r->ticks);
-    ev->offset = r->offset;
-    ev->pointer_size = rd->header.pointer_size;
-    uint32_t n = v->pub->n_variable < EVGEN_EVENT_MAX_VARIABLE ? v->pub->n_variable : EVGEN_EVENT_MAX_VARIABLE;
-    ev->n_variable = (uint8_t)n;
-    if (n)
-        evgen_rd_variable_ends(v, r->payload, r->size, ev->variable_end, n);
-    ev->reader = rd;
-    ev->stack = NULL;
-    ev->stack_depth = 0;
-    ev->sequence = 0;
-    ev->capture_thread_id = 0;
-    ev->activity_id = NULL;
-    ev->stream = 0;
 }
 
 /* Is `ev` an event of its reader (info and layout from its metadata, so its plan exists)? */

@@ -7,7 +7,7 @@
 
 /* Reads the record at c->p (the cursor's block must be good, as the scan checked): 0, or -1 if
  * it does not decode (never for a block the scan accepted). */
-static inline int decode(const evgen_reader *rd, const rd_evtrace *et, rd_cursor *c, rd_record *out)
+static inline __attribute__((always_inline)) int decode(const evgen_reader *rd, const rd_evtrace *et, rd_cursor *c, rd_record *out)
 {
     const uint8_t *p = c->p;
     uint64_t type, size;
@@ -34,18 +34,13 @@ static inline int decode(const evgen_reader *rd, const rd_evtrace *et, rd_cursor
     return 0;
 }
 
-/* The cursor's next record: 1, or 0 at the end of its chain. A block the walk took unverified is
- * verified as the cursor enters it (every block before it in the file is, by then: the file
- * cursor goes in file order, and time order verifies all at rewind); a bad one is skipped. */
-static int advance(evgen_reader *rd, rd_evtrace *et, rd_cursor *c, rd_record *r)
+/* Moves the cursor into its next good block with records: 1, or 0 at the end of its chain. A
+ * block the walk took unverified is verified as the cursor enters it (every block before it in
+ * the file is, by then: the file cursor goes in file order, and time order verifies all at
+ * rewind); a bad one is skipped. Once per block: kept out of the per-record path. */
+static __attribute__((noinline)) int enter_next_block(evgen_reader *rd, rd_evtrace *et, rd_cursor *c)
 {
     for (;;) {
-        if (c->left) {
-            if (decode(rd, et, c, r) == 0)
-                return 1;
-            c->left = 0; /* the scan checked every record: never reached */
-            continue;
-        }
         size_t b = c->pending;
         if (b == RD_NONE)
             return 0;
@@ -61,7 +56,7 @@ static int advance(evgen_reader *rd, rd_evtrace *et, rd_cursor *c, rd_record *r)
             evgen_rd_verify_block(rd, et, b);
         const rd_block *blk = &et->blocks[b];
         c->pending = c->by_chain ? blk->next : b + 1;
-        if (blk->state == RD_BLOCK_BAD)
+        if (blk->state == RD_BLOCK_BAD || blk->count == 0)
             continue;
         c->p = rd->data + blk->payload;
         c->end = c->p + blk->size;
@@ -69,6 +64,21 @@ static int advance(evgen_reader *rd, rd_evtrace *et, rd_cursor *c, rd_record *r)
         c->ticks = blk->base_ticks;
         c->thread_id = rd->threads[blk->thread].thread_id;
         c->stream = et->chains[blk->chain].stream;
+        return 1;
+    }
+}
+
+/* The cursor's next record: 1, or 0 at the end of its chain. */
+static inline __attribute__((always_inline)) int advance(evgen_reader *rd, rd_evtrace *et, rd_cursor *c, rd_record *r)
+{
+    for (;;) {
+        if (c->left) {
+            if (decode(rd, et, c, r) == 0)
+                return 1;
+            c->left = 0; /* the scan checked every record: never reached */
+        }
+        if (!enter_next_block(rd, et, c))
+            return 0;
     }
 }
 
@@ -139,7 +149,7 @@ int evgen_rd_evtrace_next(evgen_reader *rd, evgen_event *event)
     event->stream = top->stream;
     if (!advance(rd, et, top, &top->next))
         et->heap[0] = et->heap[--et->n_heap];
-    if (et->n_heap)
+    if (et->n_heap > 1) /* one chain left (a one-thread trace): nothing to reorder */
         sift_down(et->heap, et->n_heap, 0);
     return 1;
 }

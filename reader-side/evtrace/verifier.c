@@ -93,6 +93,17 @@ int evgen_rd_verifier_claim(rd_evtrace *et, size_t b)
     return c == CLAIM_GOOD ? RD_BLOCK_GOOD : RD_BLOCK_BAD;
 }
 
+void evgen_rd_verifier_meet(evgen_reader *rd, rd_evtrace *et)
+{
+    rd_verifier *v = et->verifier;
+    if (!v)
+        return;
+    for (size_t b = v->n; b-- > 0 && take(&v->claims[b]);) {
+        int ok = evgen_rd_block_checks_out(rd, et, b);
+        __atomic_store_n(&v->claims[b], ok ? CLAIM_GOOD : CLAIM_BAD, __ATOMIC_RELEASE);
+    }
+}
+
 void evgen_rd_verifier_publish(rd_evtrace *et, size_t b, int ok)
 {
     rd_verifier *v = et->verifier;

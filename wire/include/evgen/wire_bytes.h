@@ -105,6 +105,11 @@ static inline int evgen_wire_get_varint(const uint8_t **p, const uint8_t *end, u
         *p = q + 1;
         return 0;
     }
+    if (end - q >= 2 && q[1] < 0x80) { /* two (a time delta of 64 ns to 8 us) */
+        *out = (uint64_t)(q[0] & 0x7f) | (uint64_t)q[1] << 7;
+        *p = q + 2;
+        return 0;
+    }
     uint64_t v = 0;
     for (unsigned i = 0; i < EVGEN_WIRE_VARINT_MAX; i++) {
         if (q >= end)
