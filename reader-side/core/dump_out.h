@@ -70,6 +70,33 @@ static inline void put_rendered(dump_buffer *o, const char *s, size_t n)
     o->p = w + n;
 }
 
+/* The same through a write pointer `w` the caller keeps in a local (o->p is behind it): where
+ * the text ends. A loop that stores through o->p reloads it after every byte, for a char store
+ * may alias it; one that writes many short items keeps its own pointer and these, and hands it
+ * back (o->p = w) before calling anything that writes through o->p. */
+static inline char *room_at(dump_buffer *o, char *w, size_t n)
+{
+    if ((size_t)(o->end - w) < n) {
+        o->p = w;
+        out_flush(o);
+        w = o->p;
+    }
+    return w;
+}
+
+static inline char *put_rendered_at(dump_buffer *o, char *w, const char *s, size_t n)
+{
+    if (n > 64) {
+        o->p = w;
+        put(o, s, n);
+        return o->p;
+    }
+    w = room_at(o, w, 80);
+    for (size_t i = 0; i < n; i += 16)
+        memcpy(w + i, s + i, 16);
+    return w + n;
+}
+
 /* ---- numbers ------------------------------------------------------------------------------ */
 
 static const char digits2[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"

@@ -528,6 +528,7 @@ static void dump_event(dumper *d, const evgen_event *ev)
     uint32_t n = ev->layout->n_fields, f, end = 0;
     char *const *prefix = d->prefix[v->serial];
     const size_t *prefix_len = d->prefix_len[v->serial];
+    char *w = o->p; /* the fields through a local pointer (dump_out.h: room_at) */
     for (f = 0; f < n; f++) {
         /* Where the field is: the plan applied to the ends the event holds (evgen_rd_locate, inline). */
         const rd_field *pl = &v->plan[f];
@@ -539,19 +540,22 @@ static void dump_event(dumper *d, const evgen_event *ev)
             break;
         }
         end = off + size;
+        w = room_at(o, w, 2); /* the comma */
         if (d->json)
-            jw_key_rendered(&d->jw, prefix[f], prefix_len[f]);
-        else
-            put_rendered(o, prefix[f], prefix_len[f]);
+            w = jw_member_at(&d->jw, w);
+        w = put_rendered_at(o, w, prefix[f], prefix_len[f]);
         const evgen_trace_field *fd = &ev->layout->fields[f];
         if (!fd->is_array && fd->enum_index < 0 &&
             evgen_wire_kind_class(fd->kind) == EVGEN_WIRE_CLASS_UNSIGNED) { /* the common case */
-            char *w = room(o, ROOM);
-            o->p = fmt_u64(w, evgen_wire_load(ev->payload + off, size));
+            w = room_at(o, w, ROOM);
+            w = fmt_u64(w, evgen_wire_load(ev->payload + off, size));
         } else {
+            o->p = w;
             put_field(d, ev, f, off, size);
+            w = o->p;
         }
     }
+    o->p = w;
     if (f == n && end < ev->size)
         put_raw(d, ev, end);
     put_line_end(d, ev, v, f, n);
