@@ -171,8 +171,8 @@ static int add_field(evgen_model *model, evgen_model_field **fields, size_t *n, 
     evgen_model_field *f = EVGEN_PUSH(*fields, *n);
     f->name = evgen_xstrdup(lf->name);
     f->since = since;
-    f->loc = f->since_loc = f->type_loc = f->name_loc = f->count_loc = loc;
-    evgen_model_loc at = {loc.file, lf->loc.line, lf->loc.col}; /* the field's line */
+    evgen_model_loc at = {loc.file, lf->loc.line, lf->loc.col}; /* the field's line, for every check */
+    f->loc = f->since_loc = f->type_loc = f->name_loc = f->count_loc = at;
     /* The lock's words may be quoted, but a name becomes part of generated C names */
     if (!evgen_valid_name(lf->name)) {
         evgen_error(diags, &at, EVGEN_D_LOCK_SYNTAX, "field name '%s' is not a C identifier", lf->name);

@@ -158,7 +158,12 @@ static bool check_legacy(evgen_model_event *e, evgen_diags *diags, const version
             *last_legacy = (int)lf->since;
         int j = evgen_model_event_find_field(e, lf->name);
         const evgen_model_field *earliest = first_legacy_line(e, lf->name);
-        if (j < 0 && earliest->type.kind != lf->type.kind) {
+        if (lf->is_array || (j >= 0 && e->fields[j].is_array)) { /* a lock's legacy line may say array<...> */
+            evgen_error(diags, &lf->name_loc, EVGEN_D_BAD_LEGACY, "legacy field '%s' of '%s' is an array", lf->name,
+                        e->name);
+            evgen_note(diags, NULL, "legacy layouts hold scalars and strings only");
+            ok = false;
+        } else if (j < 0 && earliest->type.kind != lf->type.kind) {
             evgen_error(diags, &lf->type_loc, EVGEN_D_BAD_LEGACY,
                         "legacy-only field '%s' of '%s' is %s in version %u but %s in version %u", lf->name, e->name,
                         evgen_kind_name(lf->type.kind), lf->since, evgen_kind_name(earliest->type.kind), earliest->since);
@@ -167,11 +172,6 @@ static bool check_legacy(evgen_model_event *e, evgen_diags *diags, const version
             ok = false;
         } else if (j < 0) {
             continue; /* a legacy-only field */
-        } else if (e->fields[j].is_array) {
-            evgen_error(diags, &lf->name_loc, EVGEN_D_BAD_LEGACY, "legacy field '%s' of '%s' is an array", lf->name,
-                        e->name);
-            evgen_note(diags, NULL, "legacy layouts hold scalars and strings only");
-            ok = false;
         } else if (e->fields[j].since > lf->since) {
             evgen_error(diags, &lf->name_loc, EVGEN_D_BAD_LEGACY,
                         "legacy field '%s' is in version %u, but EVENT_FIELD says it was introduced in version %u",

@@ -174,12 +174,42 @@ static void test_lock_model_takes_only_what_traces_hold(void **state)
     }
 }
 
+/* A legacy version holds scalars and strings only, in a lock as in a manifest: an array there
+ * (whose count no other version's field may give it) is refused at its line. */
+static void test_lock_legacy_array_refused(void **state)
+{
+    (void)state;
+    static const char *const locks[] = {
+        "evgen-lock 1\nevent E id 1 provider P\n  version 0 legacy\n    field A array<uint32>[N] @0\n"
+        "  version 1\n    field N uint16 @0\n",
+        "evgen-lock 1\nevent E id 1 provider P\n  version 0 legacy\n    field N uint16 @0\n"
+        "    field A array<uint32>[N] @2\n  version 1\n    field N uint16 @0\n",
+    };
+    static const unsigned lines[] = {4, 5};
+    for (size_t i = 0; i < sizeof locks / sizeof *locks; i++) {
+        evgen_diags diags;
+        evgen_diags_init(&diags);
+        evgen_lock lock;
+        assert_int_equal(evgen_lock_parse("l.lock", locks[i], &lock, &diags), 0);
+        evgen_model model;
+        evgen_model_init(&model);
+        assert_int_equal(evgen_model_from_lock(&lock, &model, &diags), -1);
+        const evgen_diagnostic *d = &diags.items[0];
+        if (d->line != lines[i] || !strstr(d->message, "legacy field 'A' of 'E' is an array"))
+            fail_msg("lock %zu: %s:%u: %s", i, d->file, d->line, d->message);
+        evgen_model_free(&model);
+        evgen_lock_free(&lock);
+        evgen_diags_free(&diags);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_render_parses_back),
         cmocka_unit_test(test_malformed_lock_files),
         cmocka_unit_test(test_lock_model_takes_only_what_traces_hold),
+        cmocka_unit_test(test_lock_legacy_array_refused),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
