@@ -6,6 +6,7 @@
 
 #include "backends/backend.h"
 #include "backends/describe.h"
+#include "backends/manifest_desc.h"
 #include "fuzz.h"
 #include "lock/lockfile.h"
 #include "model/diag.h"
@@ -13,6 +14,12 @@
 void evgen_fuzz_back_ends(const evgen_model *model, bool reader_only)
 {
     FUZZ_CHECK(model->lowered);
+    evgen_diags check;
+    evgen_diags_init(&check);
+    int describable = evgen_model_metadata_check(model, &check) == 0; /* what a generation checks first */
+    evgen_diags_free(&check);
+    if (!describable)
+        return;
     free(evgen_describe_text(model));
     free(evgen_describe_json(model));
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "backends/backend.h"
+#include "backends/manifest_desc.h"
 #include "model/outputs.h"
 #include "model/util.h"
 
@@ -89,7 +90,7 @@ int evgen_generate(const evgen_model *model, const evgen_generate_options *optio
     evgen_backend_run run;
     evgen_backend_run_init(&run, model, options->name);
     char **rendered = evgen_xcalloc(evgen_n_backends, sizeof *rendered);
-    int status = 0;
+    int status = evgen_model_metadata_check(model, diags);
     for (size_t i = 0; i < evgen_n_backends && status == 0; i++) {
         const evgen_backend *b = evgen_backends[i];
         if (!wanted(b, options))

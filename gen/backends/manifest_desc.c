@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "evgen/reader.h"
+#include "model/diag.h"
 #include "model/util.h"
 
 /* The descriptors and every block they point to; the manifest first, so that the descriptor the
@@ -126,4 +128,28 @@ uint8_t *evgen_model_metadata(const evgen_model *model, const char *name, size_t
         abort();
     }
     return bytes;
+}
+
+int evgen_model_metadata_check(const evgen_model *model, evgen_diags *diags)
+{
+    size_t size = 0;
+    uint8_t *metadata = evgen_model_metadata(model, "check", &size);
+    evgen_reader_manifest manifest = {"check", metadata, size};
+    const evgen_reader_manifest *manifests[] = {&manifest};
+    evgen_reader_options options = {manifests, 1};
+    int rc = 0;
+    for (unsigned pointer_size = 8; pointer_size >= 4 && rc == 0; pointer_size -= 4) {
+        char *error = NULL;
+        evgen_reader *schema = evgen_reader_open_schema(&options, pointer_size, &error);
+        if (!schema) {
+            evgen_model_loc at = {model->manifest_path, 0, 0};
+            evgen_error(diags, &at, EVGEN_D_IO, "the layouts of these events cannot be described to a reader (%s)",
+                        error ? error : "out of memory");
+            rc = -1;
+        }
+        evgen_reader_close(schema);
+        free(error);
+    }
+    free(metadata);
+    return rc;
 }

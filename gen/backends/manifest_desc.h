@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include "evgen/runtime_desc.h"
+#include "model/diag.h"
 #include "model/model.h"
 
 /* The descriptors of a lowered model, as the generated NAME_runtime.c would define them on this
@@ -24,5 +25,12 @@ void evgen_manifest_desc_free(evgen_manifest_desc *desc);
  * written by the model's generated runtime side holds for it, as evgen_manifest_metadata encodes
  * them. Returns a malloc'd buffer the caller frees, its length in *size. Out of memory aborts. */
 uint8_t *evgen_model_metadata(const evgen_model *model, const char *name, size_t *size);
+
+/* Whether the model's trace metadata decodes as a reader decodes a trace's (8- and 4-byte
+ * pointers): 0, or -1 with an error naming the model's input. What a generation checks before it
+ * writes anything: the model's checks refuse, with a line, what is known not to decode (a lock
+ * may describe anything), and this refuses the rest, rather than generating a runtime side whose
+ * traces no reader reads, or failing in a back end that describes the model through the reader. */
+int evgen_model_metadata_check(const evgen_model *model, evgen_diags *diags);
 
 #endif /* EVGEN_GEN_MANIFEST_DESC_H */
