@@ -177,6 +177,10 @@ static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f,
 {
     const uint8_t *h = rd->data + f->offset;
     const uint8_t *p = h + f->bh.header_size, *start = p, *end = p + f->bh.payload_size;
+    /* The last record's type, kept: a block's records are mostly of one type, and the size taken
+     * from a type in hand does not wait for the type table's load to move on to the next record. */
+    uint64_t last_type = UINT64_MAX;
+    const rd_type *t = NULL;
     for (uint32_t k = 0; k < count; k++) {
         uint64_t at = f->offset + f->bh.header_size + (uint64_t)(p - start);
         uint64_t type, size;
@@ -191,7 +195,10 @@ static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f,
                             k, (unsigned long long)at);
             return -1;
         }
-        const rd_type *t = evgen_rd_type(et, type);
+        if (type != last_type) {
+            t = evgen_rd_type(et, type);
+            last_type = type;
+        }
         if (!t) {
             records_problem(rd, report, f->offset,
                             "events block: record %u at offset %llu: type %llu is not defined by an earlier "
