@@ -133,6 +133,14 @@ static inline unsigned decimal_length(uint64_t v)
 
 static inline char *fmt_u64(char *w, uint64_t v)
 {
+    if (v < 100) { /* counts, generations, ids, flags: most fields of most events */
+        if (v < 10) {
+            *w = (char)('0' + v);
+            return w + 1;
+        }
+        memcpy(w, &digits2[2 * v], 2);
+        return w + 2;
+    }
     unsigned n = decimal_length(v);
     char *t = w + n;
     while (v >= 100) {

@@ -31,6 +31,17 @@ void evgen_dump_options_init(evgen_dump_options *o)
 
 /* ---- values ------------------------------------------------------------------------------- */
 
+/* How the fields loop prints one field. `size` not 0: the common case, an unsigned integer of
+ * `size` bytes at a fixed `offset` of the payload (no variable field before it), with no enum,
+ * whose rendered key is short: printed straight from the payload, with no plan applied and no
+ * field description read. 0: anything else, through the plan and put_field. */
+typedef struct dump_op {
+    const char *key; /* the field's rendered prefix (prefix[serial][f]) */
+    uint32_t key_len;
+    uint32_t offset, end; /* end = offset + size: the payload must hold it */
+    uint8_t size;
+} dump_op;
+
 typedef struct dumper {
     dump_buffer o;
     json_writer jw; /* JSON: every separator of an event line */
@@ -45,6 +56,8 @@ typedef struct dumper {
     size_t *head_len;
     char ***prefix;
     size_t **prefix_len;
+    /* per version serial, per field: how the fields loop prints it (dump_op) */
+    dump_op **ops;
     uint8_t *raw_type; /* per version serial: a raw type of evgen convert (printed as raw=) */
     uint32_t *raw_bound; /* per raw type's serial: the bound version it was read with + 1, or 0 */
     uint32_t *dynamic;   /* per serial of a GCDynamicEvent version: its Name and Data fields + 1 (16 bits each) */
@@ -258,6 +271,22 @@ static int prepare_version(dumper *d, const rd_version *v)
         if (render_end(d, &saved, &d->prefix[serial][f], &d->prefix_len[serial][f]) != 0)
             return -1;
     }
+    dump_op *ops = d->ops[serial] = calloc(n + 1, sizeof *ops);
+    if (!ops)
+        return -1;
+    for (uint32_t f = 0; f < n; f++) {
+        const evgen_trace_field *fd = &v->pub->fields[f];
+        const rd_field *pl = &v->plan[f];
+        ops[f].key = d->prefix[serial][f];
+        ops[f].key_len = (uint32_t)d->prefix_len[serial][f];
+        if (pl->after == 0 && pl->step == RD_STEP_FIXED && pl->size <= 8 && pl->delta <= UINT32_MAX - 8 &&
+            !fd->is_array && fd->enum_index < 0 && evgen_wire_kind_class(fd->kind) == EVGEN_WIRE_CLASS_UNSIGNED &&
+            ops[f].key_len <= 64) {
+            ops[f].offset = (uint32_t)pl->delta;
+            ops[f].size = (uint8_t)pl->size;
+            ops[f].end = ops[f].offset + ops[f].size;
+        }
+    }
     return 0;
 }
 
@@ -286,11 +315,14 @@ static void free_prepared(dumper *d)
             free(d->prefix[s][f]);
         free(d->prefix[s]);
         free(d->prefix_len[s]);
+        if (d->ops)
+            free(d->ops[s]);
     }
     free(d->head);
     free(d->head_len);
     free(d->prefix);
     free(d->prefix_len);
+    free(d->ops);
     free(d->raw_type);
     free(d->raw_bound);
     free(d->dynamic);
@@ -303,10 +335,11 @@ static int prepare(dumper *d)
     d->head_len = calloc(n + 1, sizeof *d->head_len);
     d->prefix = calloc(n + 1, sizeof *d->prefix);
     d->prefix_len = calloc(n + 1, sizeof *d->prefix_len);
+    d->ops = calloc(n + 1, sizeof *d->ops);
     d->raw_type = calloc(n + 1, sizeof *d->raw_type);
     d->raw_bound = calloc(n + 1, sizeof *d->raw_bound);
     d->dynamic = calloc(n + 1, sizeof *d->dynamic);
-    if (!d->head || !d->head_len || !d->prefix || !d->prefix_len || !d->raw_type || !d->raw_bound || !d->dynamic)
+    if (!d->head || !d->head_len || !d->prefix || !d->prefix_len || !d->ops || !d->raw_type || !d->raw_bound || !d->dynamic)
         return -1;
     for (size_t s = 0; s < n; s++)
         if (prepare_version(d, d->rd->versions[s]) != 0)
@@ -528,8 +561,22 @@ static void dump_event(dumper *d, const evgen_event *ev)
     uint32_t n = ev->layout->n_fields, f, end = 0;
     char *const *prefix = d->prefix[v->serial];
     const size_t *prefix_len = d->prefix_len[v->serial];
+    const dump_op *ops = d->ops[v->serial];
     char *w = o->p; /* the fields through a local pointer (dump_out.h: room_at) */
     for (f = 0; f < n; f++) {
+        const dump_op *op = &ops[f];
+        if (op->size) { /* the common case (dump_op) */
+            if (op->end > ev->size)
+                break; /* the payload ends before it */
+            w = room_at(o, w, 2 + 80 + ROOM);
+            if (d->json)
+                w = jw_member_at(&d->jw, w);
+            for (uint32_t i = 0; i < op->key_len; i += 16)
+                memcpy(w + i, op->key + i, 16);
+            w = fmt_u64(w + op->key_len, evgen_wire_load(ev->payload + op->offset, op->size));
+            end = op->end;
+            continue;
+        }
         /* Where the field is: the plan applied to the ends the event holds (evgen_rd_locate, inline). */
         const rd_field *pl = &v->plan[f];
         uint32_t off, size;
