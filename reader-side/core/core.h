@@ -124,6 +124,9 @@ struct evgen_reader {
     rd_version **versions; /* by serial */
     size_t n_versions, cap_versions;
     uint32_t max_variable; /* the most variable fields of any version */
+    /* 1e9 / header.clock_frequency in lowest terms, and the largest tick count whose product with
+     * ns_mul fits 64 bits (evgen_rd_clock_init; ns_div 0 before it). */
+    uint64_t ns_mul, ns_div, ns_max_ticks;
     uint32_t *scratch;     /* max_variable ends, for evgen_event_field past EVGEN_EVENT_MAX_VARIABLE */
 
     evgen_reader_thread *threads;
@@ -202,7 +205,10 @@ uint32_t evgen_rd_kind_size(const evgen_reader *rd, unsigned kind);
 /* field.c: the end offsets of the first `n` variable fields of a payload of `version`. */
 void evgen_rd_variable_ends(const rd_version *version, const uint8_t *payload, uint32_t size, uint32_t *ends,
                             uint32_t n);
-/* Nanoseconds since the session's start of `d` ticks of a clock that does not count nanoseconds. */
+/* Sets ns_mul, ns_div and ns_max_ticks from header.clock_frequency; after a format's open. */
+void evgen_rd_clock_init(evgen_reader *rd);
+/* Nanoseconds since the session's start of `d` ticks of a clock whose ticks are not a whole
+ * number of nanoseconds (or too many to multiply). */
 uint64_t evgen_rd_timestamp_ns_scaled(const evgen_reader *rd, uint64_t d);
 
 /* The writer's clock `ticks` as nanoseconds since the session's start. Inline, as fill_event: the
@@ -212,9 +218,10 @@ static inline uint64_t evgen_rd_timestamp_ns(const evgen_reader *rd, uint64_t ti
     uint64_t start = rd->header.start_ticks;
     if (ticks <= start)
         return 0; /* a clock a little behind the session's start (another CPU's TSC) */
-    if (rd->header.clock_frequency == 1000000000u)
-        return ticks - start;
-    return evgen_rd_timestamp_ns_scaled(rd, ticks - start);
+    uint64_t d = ticks - start;
+    if (rd->ns_div == 1 && d <= rd->ns_max_ticks) /* nanoseconds, or QueryPerformanceCounter's 100 */
+        return d * rd->ns_mul;
+    return evgen_rd_timestamp_ns_scaled(rd, d);
 }
 
 /* Fills `event` from a decoded record. */

@@ -74,6 +74,7 @@ static evgen_reader *open_data(const void *data, size_t size, void *map, const e
         evgen_reader_close(rd);
         return NULL;
     }
+    evgen_rd_clock_init(rd);
     if (!rd->oom)
         evgen_rd_sort_problems(rd);
     if (!rd->oom && rd->max_variable)
