@@ -133,7 +133,7 @@ void evgen_rd_verifier_publish(rd_evtrace *et, size_t b, int ok);
 /* verifier.c: checks blocks from the last one back, on the caller's thread, until it meets one
  * the verifier (going forward) has claimed: the verdicts every block needs, in about half the time
  * and without waiting for each other; the caller then takes them in file order. Records nothing. */
-void evgen_rd_verifier_meet(evgen_reader *rd, rd_evtrace *et);
+void evgen_rd_verifier_meet(rd_evtrace *et);
 /* verifier.c: stops and joins the thread, marking GOOD the blocks it found good; before anything
  * changes the blocks or the types it reads, and at close. */
 void evgen_rd_verifier_stop(rd_evtrace *et);

@@ -142,7 +142,7 @@ void evgen_rd_evtrace_complete(evgen_reader *rd)
     rd_evtrace *et = rd->format;
     if (!et || et->complete)
         return;
-    evgen_rd_verifier_meet(rd, et);
+    evgen_rd_verifier_meet(et);
     for (size_t b = 0; b < et->n_blocks && !rd->oom; b++)
         if (et->blocks[b].state == RD_BLOCK_UNVERIFIED)
             evgen_rd_verify_block(rd, et, b);

@@ -35,15 +35,19 @@ static int take(uint8_t *claim)
     return __atomic_compare_exchange_n(claim, &expected, CLAIM_TAKEN, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }
 
+/* Checks block `b`, claimed by the caller, and publishes the verdict. */
+static void check_claimed(rd_verifier *v, size_t b)
+{
+    int ok = evgen_rd_block_checks_out(v->rd, v->et, b);
+    __atomic_store_n(&v->claims[b], ok ? CLAIM_GOOD : CLAIM_BAD, __ATOMIC_RELEASE);
+}
+
 static void *verify_ahead(void *arg)
 {
     rd_verifier *v = arg;
-    for (size_t b = 0; b < v->n && !__atomic_load_n(&v->stop, __ATOMIC_ACQUIRE); b++) {
-        if (!take(&v->claims[b]))
-            continue; /* the iterator's, or already checked */
-        int ok = evgen_rd_block_checks_out(v->rd, v->et, b);
-        __atomic_store_n(&v->claims[b], ok ? CLAIM_GOOD : CLAIM_BAD, __ATOMIC_RELEASE);
-    }
+    for (size_t b = 0; b < v->n && !__atomic_load_n(&v->stop, __ATOMIC_ACQUIRE); b++)
+        if (take(&v->claims[b])) /* else the iterator's, or already checked */
+            check_claimed(v, b);
     return NULL;
 }
 
@@ -93,15 +97,13 @@ int evgen_rd_verifier_claim(rd_evtrace *et, size_t b)
     return c == CLAIM_GOOD ? RD_BLOCK_GOOD : RD_BLOCK_BAD;
 }
 
-void evgen_rd_verifier_meet(evgen_reader *rd, rd_evtrace *et)
+void evgen_rd_verifier_meet(rd_evtrace *et)
 {
     rd_verifier *v = et->verifier;
     if (!v)
         return;
-    for (size_t b = v->n; b-- > 0 && take(&v->claims[b]);) {
-        int ok = evgen_rd_block_checks_out(rd, et, b);
-        __atomic_store_n(&v->claims[b], ok ? CLAIM_GOOD : CLAIM_BAD, __ATOMIC_RELEASE);
-    }
+    for (size_t b = v->n; b-- > 0 && take(&v->claims[b]);)
+        check_claimed(v, b);
 }
 
 void evgen_rd_verifier_publish(rd_evtrace *et, size_t b, int ok)
