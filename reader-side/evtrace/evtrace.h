@@ -55,7 +55,10 @@ typedef struct rd_thread {
 /* A position in a sequence of blocks: every good block in file order, or one chain's. */
 typedef struct rd_cursor {
     size_t pending;         /* the next block to enter, or RD_NONE */
+    size_t current;         /* the block it reads, or RD_NONE before the first */
+    size_t chain;           /* time order: the chain it follows (rd_block.next) */
     int by_chain;           /* follow rd_block.next rather than the file order */
+    int holding;            /* time order: `next` holds a record */
     const uint8_t *p, *end; /* the rest of the current block's payload */
     uint32_t left;          /* records left in it */
     uint64_t ticks;
@@ -84,13 +87,15 @@ typedef struct rd_evtrace {
     int dirty;        /* a block the walk took was found bad: the threads' order is recomputed */
     int complete;     /* every block verified, the books checked, the problems sorted */
     rd_verifier *verifier; /* the thread verifying blocks ahead of the iterator, or NULL */
-    size_t cap_cursors;
+    size_t verified_upto;  /* every block before it is verified (time order's prefix) */
+    unsigned list_gen;     /* counts the times a bad block replaced the blocks after it */
 
     /* iteration */
     rd_cursor file_cursor;
     rd_cursor *cursors; /* time order: one per chain */
     rd_cursor **heap;   /* time order: cursors holding a record, smallest first */
-    size_t n_heap;
+    size_t n_cursors, cap_cursors, n_heap;
+    unsigned merge_gen; /* the list_gen the cursors follow */
 } rd_evtrace;
 
 /* The format's entry points (evtrace.c), for the table of formats. */
@@ -119,6 +124,11 @@ void evgen_rd_scan_final(evgen_reader *rd, rd_evtrace *et);
  * would have. Returns the block's state then (GOOD or BAD). */
 int evgen_rd_verify_block(evgen_reader *rd, rd_evtrace *et, size_t b);
 
+/* scan.c: does the end block that ends the file check out and count, for every thread, exactly the
+ * events of the blocks the walk took? Then the walk met every block a writer wrote, and no
+ * verification can add one: what a lazy time-order merge needs (order.c). */
+int evgen_rd_walk_matches_books(const evgen_reader *rd, const rd_evtrace *et);
+
 /* scan.c: does block `b` check out (frame, crc, records)? Records nothing: what the verifier thread
  * runs. */
 int evgen_rd_block_checks_out(evgen_reader *rd, const rd_evtrace *et, size_t b);
@@ -140,7 +150,7 @@ void evgen_rd_verifier_stop(rd_evtrace *et);
 
 /* lazy.c: every block verified, the end of the file scanned, the books checked, the threads in
  * the order the eager scan finds them, the problems sorted; once. What every query of problems or
- * totals, and a time-order rewind, does first. */
+ * totals does first. */
 void evgen_rd_evtrace_complete(evgen_reader *rd);
 /* lazy.c: the counts of events and the chains recomputed from the blocks left, after a verify
  * dropped the blocks the walk took past a bad one. */

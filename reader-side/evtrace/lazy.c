@@ -157,16 +157,5 @@ void evgen_rd_evtrace_complete(evgen_reader *rd)
         evgen_rd_scan_final(rd, et);
     if (!rd->oom)
         evgen_rd_sort_problems(rd);
-    if (!rd->oom && et->n_chains > et->cap_cursors) {
-        free(et->cursors);
-        free(et->heap);
-        et->cursors = calloc(et->n_chains, sizeof *et->cursors);
-        et->heap = calloc(et->n_chains, sizeof *et->heap);
-        et->cap_cursors = et->n_chains;
-        if (!et->cursors || !et->heap) {
-            rd->oom = 1;
-            et->cap_cursors = 0;
-        }
-    }
     et->complete = 1;
 }

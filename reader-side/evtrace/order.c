@@ -1,6 +1,13 @@
 /* order.c — iterating a .evtrace file: file order (the good blocks as written, each verified as
- * the cursor enters it), time order (every block verified first, then a k-way merge through a
- * binary heap of one cursor per (thread, stream) chain, each in time order). */
+ * the cursor enters it), time order (a k-way merge through a binary heap of one cursor per
+ * (thread, stream) chain, each in time order). Time order verifies lazily too: a cursor enters
+ * block b only once every block up to b is verified, in file order, so that a bad block that makes
+ * the blocks after it change (the walk at open went astray: the eager scan replaces them) is past
+ * every block a cursor has entered; the cursors then take their next blocks from the list as it
+ * is now. That is the eager merge exactly when no such change can add a chain or lengthen one the
+ * merge has finished, which the end block's books say: when they count every event of every
+ * thread in the blocks the walk took; else the rewind verifies every block first. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "evtrace.h"
@@ -34,16 +41,39 @@ static inline __attribute__((always_inline)) int decode(const evgen_reader *rd, 
     return 0;
 }
 
+/* Verifies every block up to `b`, in file order: 0, or -1 if a bad one changed the blocks after it
+ * (list_gen moved). */
+static int verify_through(evgen_reader *rd, rd_evtrace *et, size_t b)
+{
+    unsigned gen = et->list_gen;
+    for (; et->verified_upto <= b && et->verified_upto < et->n_blocks && !rd->oom; et->verified_upto++) {
+        evgen_rd_verify_block(rd, et, et->verified_upto);
+        if (et->list_gen != gen)
+            return -1;
+    }
+    return 0;
+}
+
+/* A chain cursor's next block in the list as it is now. */
+static size_t chain_next(const rd_evtrace *et, const rd_cursor *c)
+{
+    return c->current == RD_NONE ? et->chains[c->chain].first_block : et->blocks[c->current].next;
+}
+
 /* Moves the cursor into its next good block with records: 1, or 0 at the end of its chain. A
- * block the walk took unverified is verified as the cursor enters it (every block before it in
- * the file is, by then: the file cursor goes in file order, and time order verifies all at
- * rewind); a bad one is skipped. Once per block: kept out of the per-record path. */
+ * block the walk took unverified is verified as the cursor enters it, every block before it in the
+ * file first (the file cursor goes in file order; a chain's, through verify_through); a bad one
+ * is skipped. Once per block: kept out of the per-record path. */
 static __attribute__((noinline)) int enter_next_block(evgen_reader *rd, rd_evtrace *et, rd_cursor *c)
 {
     for (;;) {
         size_t b = c->pending;
         if (b == RD_NONE)
             return 0;
+        if (c->by_chain && b >= et->verified_upto && verify_through(rd, et, b) != 0) {
+            c->pending = chain_next(et, c); /* the blocks after a bad one changed: b may be another */
+            continue;
+        }
         if (b >= et->n_blocks) { /* file order: the end of the blocks the walk took */
             if (et->tail != UINT64_MAX)
                 evgen_rd_evtrace_complete(rd); /* the blocks the rest of the file may hold */
@@ -58,6 +88,7 @@ static __attribute__((noinline)) int enter_next_block(evgen_reader *rd, rd_evtra
         c->pending = c->by_chain ? blk->next : b + 1;
         if (blk->state == RD_BLOCK_BAD || blk->count == 0)
             continue;
+        c->current = b; /* good: a recount keeps it in its chain */
         c->p = rd->data + blk->payload;
         c->end = c->p + blk->size;
         c->left = blk->count;
@@ -110,25 +141,69 @@ static void sift_down(rd_cursor **heap, size_t n, size_t i)
     heap[i] = c;
 }
 
+/* Room for a cursor per chain; the heap is rebuilt after (its pointers may move). */
+static int grow_cursors(rd_evtrace *et)
+{
+    if (et->n_chains <= et->cap_cursors)
+        return 0;
+    rd_cursor *cursors = realloc(et->cursors, et->n_chains * sizeof *cursors);
+    if (!cursors)
+        return -1;
+    et->cursors = cursors;
+    rd_cursor **heap = realloc(et->heap, et->n_chains * sizeof *heap);
+    if (!heap)
+        return -1;
+    et->heap = heap;
+    et->cap_cursors = et->n_chains;
+    return 0;
+}
+
+/* Brings the merge to the list of blocks as it is: a cursor for every chain (a new one at its
+ * chain's first block), each cursor's next block taken from the list anew, every cursor that can
+ * hold a record holding one, and the heap rebuilt from them. At rewind, and after a bad block
+ * changed the blocks after it. */
+static void merge_refresh(evgen_reader *rd, rd_evtrace *et)
+{
+    do {
+        et->merge_gen = et->list_gen;
+        et->n_heap = 0;
+        if (grow_cursors(et) != 0) {
+            rd->oom = 1;
+            return;
+        }
+        for (; et->n_cursors < et->n_chains; et->n_cursors++)
+            et->cursors[et->n_cursors] =
+                (rd_cursor){.by_chain = 1, .chain = et->n_cursors, .current = RD_NONE, .pending = RD_NONE};
+        for (size_t i = 0; i < et->n_cursors && et->merge_gen == et->list_gen; i++) {
+            rd_cursor *c = &et->cursors[i];
+            c->pending = chain_next(et, c); /* its next block as the list has it now */
+            if (!c->holding)
+                c->holding = advance(rd, et, c, &c->next);
+        }
+    } while (et->merge_gen != et->list_gen && !rd->oom);
+    for (size_t i = 0; i < et->n_cursors; i++)
+        if (et->cursors[i].holding)
+            et->heap[et->n_heap++] = &et->cursors[i];
+    for (size_t i = et->n_heap / 2; i-- > 0;)
+        sift_down(et->heap, et->n_heap, i);
+}
+
 void evgen_rd_evtrace_rewind(evgen_reader *rd)
 {
     rd_evtrace *et = rd->format;
     memset(&et->file_cursor, 0, sizeof et->file_cursor);
     et->file_cursor.pending = 0;
+    et->file_cursor.current = RD_NONE;
     et->n_heap = 0;
+    et->n_cursors = 0;
     if (rd->order != EVGEN_ORDER_TIME)
         return;
-    evgen_rd_evtrace_complete(rd);
-    for (size_t i = 0; i < et->n_chains && i < et->cap_cursors; i++) {
-        rd_cursor *c = &et->cursors[i];
-        memset(c, 0, sizeof *c);
-        c->by_chain = 1;
-        c->pending = et->chains[i].first_block;
-        if (advance(rd, et, c, &c->next))
-            et->heap[et->n_heap++] = c;
-    }
-    for (size_t i = et->n_heap / 2; i-- > 0;)
-        sift_down(et->heap, et->n_heap, i);
+    /* Without books that account for every event the walk took, a verification could find blocks
+     * it missed (a payload_size that sent it past them) whose events precede ones the merge
+     * returned: everything is verified first. */
+    if (!et->complete && !evgen_rd_walk_matches_books(rd, et))
+        evgen_rd_evtrace_complete(rd);
+    merge_refresh(rd, et);
 }
 
 int evgen_rd_evtrace_next(evgen_reader *rd, evgen_event *event)
@@ -142,14 +217,20 @@ int evgen_rd_evtrace_next(evgen_reader *rd, evgen_event *event)
         event->stream = et->file_cursor.stream;
         return 1;
     }
+    if (et->merge_gen != et->list_gen) /* a query of problems between two calls verified the rest */
+        merge_refresh(rd, et);
     if (et->n_heap == 0)
         return 0;
     rd_cursor *top = et->heap[0];
     evgen_rd_fill_event(rd, &top->next, top->thread_id, event);
     event->stream = top->stream;
-    if (!advance(rd, et, top, &top->next))
+    if (!advance(rd, et, top, &top->next)) {
+        top->holding = 0;
         et->heap[0] = et->heap[--et->n_heap];
-    if (et->n_heap > 1) /* one chain left (a one-thread trace): nothing to reorder */
+    }
+    if (et->merge_gen != et->list_gen)
+        merge_refresh(rd, et);
+    else if (et->n_heap > 1) /* one chain left (a one-thread trace): nothing to reorder */
         sift_down(et->heap, et->n_heap, 0);
     return 1;
 }

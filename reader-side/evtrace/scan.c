@@ -358,6 +358,41 @@ static void check_books(evgen_reader *rd, const rd_evtrace *et)
     }
 }
 
+typedef struct books_tally {
+    const evgen_reader *rd;
+    uint64_t *written; /* by thread index */
+    int unknown;       /* an entry with events of a thread the walk did not meet */
+} books_tally;
+
+static int tally_end_entry(void *ctx, const evgen_wire_end_thread *t)
+{
+    books_tally *bt = ctx;
+    size_t ti = evgen_rd_thread_find(bt->rd, t->thread_id);
+    if (ti == RD_NONE)
+        bt->unknown |= t->written != 0;
+    else
+        bt->written[ti] += t->written;
+    return 0;
+}
+
+int evgen_rd_walk_matches_books(const evgen_reader *rd, const rd_evtrace *et)
+{
+    frame f;
+    if (et->tail == UINT64_MAX || et->tail >= rd->size || check_frame(rd, et->tail, &f) != FRAME_OK ||
+        f.bh.type != EVGEN_WIRE_BLOCK_END || !evgen_wire_block_header_events_fields_zero(&f.bh))
+        return 0;
+    books_tally bt = {rd, calloc(rd->n_threads + 1, sizeof *bt.written), 0};
+    if (!bt.written)
+        return 0;
+    int same = evgen_wire_get_end(rd->data + f.offset + f.bh.header_size, f.bh.payload_size, tally_end_entry, &bt,
+                                  NULL) == 0 &&
+               !bt.unknown;
+    for (size_t t = 0; same && t < rd->n_threads; t++)
+        same = bt.written[t] == rd->threads[t].events;
+    free(bt.written);
+    return same;
+}
+
 /* ---- the scan ----------------------------------------------------------------------------- */
 
 static const char *frame_problem(frame_kind k, const frame *f, char *buf, size_t size)
@@ -566,6 +601,7 @@ int evgen_rd_verify_block(evgen_reader *rd, rd_evtrace *et, size_t b)
      * inside this one's payload): what it took after this block goes, and the eager scan runs from
      * where it would have gone on. */
     et->n_blocks = b + 1;
+    et->list_gen++; /* a time-order merge's cursors take their next blocks anew */
     evgen_rd_recount(rd, et);
     et->tail = UINT64_MAX;
     if (next == rd->size && torn != UINT64_MAX) {

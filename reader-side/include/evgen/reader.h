@@ -12,13 +12,15 @@
  * whatever the file holds.
  *
  * When validation happens (.evtrace): the open reads the file header and walks the block headers
- * (decoding metadata blocks); each events block's checksum and records are checked once, when a
- * file-order iteration first enters it — or before, by a thread the reader starts to check blocks
- * ahead on another core — and no event of a block is returned before it checks out. A time-order
- * rewind, and evgen_reader_status, evgen_reader_problems and evgen_reader_threads, first finish
- * validating the whole file, so that their answers are complete: the same problems, in the same
- * order, status and counts as if everything had been checked at open, whenever they are asked. A
- * damaged header found by the walk makes the open check everything from there on at once.
+ * (decoding metadata blocks); each events block's checksum and records are checked once, when an
+ * iteration first enters it (time order: with every block before it in the file) — or before, by a
+ * thread the reader starts to check blocks ahead on another core — and no event of a block is
+ * returned before it checks out. evgen_reader_status, evgen_reader_problems and
+ * evgen_reader_threads first finish validating the whole file, so that their answers are
+ * complete: the same problems, in the same order, status and counts as if everything had been
+ * checked at open, whenever they are asked; so does a time-order rewind when the end block's books
+ * do not account for every event of the blocks the walk found. A damaged header found by the walk
+ * makes the open check everything from there on at once.
  * (.nettrace files are checked whole at open.)
  *
  * Thread safety: a reader is used by one thread at a time; separate readers are independent (the
