@@ -26,6 +26,19 @@ run_suite() {
 run_suite plain Ninja
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     CC=clang CXX=clang++ run_suite sanitize "Unix Makefiles" -DEVGEN_SANITIZE=ON
+# ThreadSanitizer over the tests whose threads share memory without locks: emitters, flushers and
+# the writer (the runtime's quiesce protocol), and the reader's verifier thread. TSan cannot follow
+# a child forked from a threaded process (die_after_fork=0 lets the fork tests' children run
+# unchecked), and it defers asynchronous signals, so test_runtime_signals stays with the others.
+tsan_tests=(test_runtime_session test_runtime_lifecycle test_runtime_stress test_reader_lazy)
+tsan_dir=build/test-tsan
+echo "== tsan build (Ninja) =="
+CC=clang CXX=clang++ cmake -S . -B "$tsan_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVGEN_WERROR=ON \
+    -DEVGEN_TSAN=ON -DEVGEN_BUILD_BENCH=OFF >/dev/null
+cmake --build "$tsan_dir" -j "$jobs" --target "${tsan_tests[@]}"
+echo "== tsan tests =="
+TSAN_OPTIONS=halt_on_error=1:die_after_fork=0 ctest --test-dir "$tsan_dir" --output-on-failure -j "$jobs" \
+    -R "^($(IFS='|'; echo "${tsan_tests[*]}"))\$"
 # Both suites replayed the fuzz corpora and regression inputs (fuzz_*_replay); now new inputs for a
 # while. The corpus kept in build/fuzz grows from run to run.
 echo "== fuzzing (scripts/fuzz.sh 20) =="

@@ -35,8 +35,8 @@ typedef struct reservation {
 static uint32_t drop(const reservation *r, int in_stream)
 {
     __atomic_fetch_add(&r->t->sess[r->slot].dropped, 1, __ATOMIC_RELAXED);
-    if (in_stream)
-        r->t->streams[r->slot][r->level].dropped_since_block++; /* the stream's owner: this emit */
+    if (in_stream) /* atomic: a flusher may be sealing the stream's block (a drop while it is claimed) */
+        __atomic_fetch_add(&r->t->streams[r->slot][r->level].dropped_since_block, 1, __ATOMIC_RELAXED);
     return EVGEN_EMIT_DROPPED;
 }
 

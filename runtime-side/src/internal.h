@@ -42,7 +42,7 @@ enum { RT_BLOCK_FORGET = 0x80 };
 typedef struct rt_stream {
     rt_buffer *buf;               /* the buffer pos points into, or NULL (atomic loads by flushers) */
     uint64_t block_first;         /* written when buf was taken: buf holds written - block_first records */
-    uint64_t dropped_since_block; /* drops not reported in a block header yet */
+    uint64_t dropped_since_block; /* drops not reported in a block header yet; atomic (quiesce.c) */
     uint32_t sequence;            /* the stream's next events block */
 } rt_stream;
 

@@ -17,7 +17,8 @@
  * point P of its instruction stream after the flusher's claimed = 1 was globally visible. For an
  * emit at level d:
  *   - if its load of claimed is after P, it reads 1 and takes the slow path, which never touches
- *     the stream while it is claimed (it waits with depth lowered, or drops and counts);
+ *     the stream while it is claimed (it waits with depth lowered, or drops and counts: the one
+ *     word it shares with the flusher, the stream's drops since its last block, is atomic);
  *   - if the load is before P, its depth store precedes P, so the flusher sees depth > d (or the
  *     lower value of that emit's commit, or of a later emit, which sees the claim) and waits for
  *     depth <= d. The commit stores pos and then depth with release; the flusher's acquire load
@@ -47,8 +48,11 @@ uint64_t evgen_rt_seal_events(evgen_session *s, rt_thread *t, unsigned level, rt
     b->sequence = rs->sequence++;
     b->event_count = (uint32_t)records;
     /* The end block carries the exact total; a block header holds at most 2^32 - 1. */
-    b->dropped = rs->dropped_since_block > UINT32_MAX ? UINT32_MAX : (uint32_t)rs->dropped_since_block;
-    rs->dropped_since_block -= b->dropped;
+    /* An emit that finds the stream claimed drops and counts here while we seal (emit.c: drop):
+     * atomic, so that a drop counted meanwhile goes to the next block rather than being lost. */
+    uint64_t dropped = __atomic_load_n(&rs->dropped_since_block, __ATOMIC_RELAXED);
+    b->dropped = dropped > UINT32_MAX ? UINT32_MAX : (uint32_t)dropped;
+    __atomic_fetch_sub(&rs->dropped_since_block, b->dropped, __ATOMIC_RELAXED);
     return records;
 }
 

@@ -28,7 +28,7 @@ enum { THREADS = 3 };
 typedef struct emitter {
     pthread_t thread;
     uint64_t heapstats, ticks, markers; /* attempts */
-    volatile int *stop;
+    int *stop; /* atomic */
 } emitter;
 
 static void *emit_all(void *arg)
@@ -36,7 +36,7 @@ static void *emit_all(void *arg)
     emitter *e = arg;
     const uint64_t v[10] = {0};
     const uint32_t c[3] = {0};
-    for (uint64_t k = 0; !*e->stop || k < 3000; k++) {
+    for (uint64_t k = 0; !__atomic_load_n(e->stop, __ATOMIC_ACQUIRE) || k < 3000; k++) {
         fire_heapstats_v2(v, c, 1, k, k);
         e->heapstats++;
         fire_tick(0, k);
@@ -93,7 +93,7 @@ static void test_sessions_at_once(void **state)
     assert_int_equal(evgen_session_enable(b, NULL, 255, ~0ull), 0);
     assert_int_equal(evgen_session_enable(c, "Other-Provider", 255, ~0ull), 0);
 
-    volatile int stop = 0;
+    int stop = 0;
     emitter e[THREADS];
     memset(e, 0, sizeof e);
     for (int i = 0; i < THREADS; i++) {
@@ -109,7 +109,7 @@ static void test_sessions_at_once(void **state)
     assert_non_null(d);
     assert_int_equal(evgen_session_enable(d, "Test-Provider", 4, 0x4), 0);
     usleep(20000);
-    stop = 1;
+    __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
     uint64_t heapstats = 0, ticks = 0, markers = 0;
     for (int i = 0; i < THREADS; i++) {
         assert_int_equal(pthread_join(e[i].thread, NULL), 0);
@@ -166,7 +166,7 @@ static void test_fork_with_threads(void **state)
     evgen_session *s = evgen_session_open_file(path, &o);
     assert_non_null(s);
     assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
-    volatile int stop = 0;
+    int stop = 0;
     emitter e[2];
     memset(e, 0, sizeof e);
     for (int i = 0; i < 2; i++) {
@@ -205,7 +205,7 @@ static void test_fork_with_threads(void **state)
         assert_true(WIFEXITED(status));
         assert_int_equal(WEXITSTATUS(status), 0);
     }
-    stop = 1;
+    __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
     uint64_t attempts = 0;
     for (int i = 0; i < 2; i++) {
         assert_int_equal(pthread_join(e[i].thread, NULL), 0);

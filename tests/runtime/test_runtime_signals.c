@@ -67,12 +67,12 @@ static timer_t start_timer(int signo, long interval_ns)
     return timer;
 }
 
-static volatile int flusher_stop;
+static int flusher_stop; /* atomic */
 
 static void *flusher(void *arg)
 {
     evgen_session *s = arg;
-    while (!flusher_stop) {
+    while (!__atomic_load_n(&flusher_stop, __ATOMIC_ACQUIRE)) {
         if (evgen_session_flush(s) != 0)
             return (void *)1;
         usleep(500);
@@ -171,7 +171,7 @@ static void run_once(const run_config *cfg, unsigned run)
     if (cfg->nested)
         timer_delete(usr);
     if (cfg->flusher) {
-        flusher_stop = 1;
+        __atomic_store_n(&flusher_stop, 1, __ATOMIC_RELEASE);
         void *rc;
         assert_int_equal(pthread_join(flush_thread, &rc), 0);
         assert_null(rc);
