@@ -217,7 +217,9 @@ int evgen_rd_evtrace_next(evgen_reader *rd, evgen_event *event)
         event->stream = et->file_cursor.stream;
         return 1;
     }
-    if (et->merge_gen != et->list_gen) /* a query of problems between two calls verified the rest */
+    /* The blocks after a bad one changed since the last call (its advance, or a query of problems
+     * that verified the rest): the cursors follow the list as it is now. */
+    if (et->merge_gen != et->list_gen)
         merge_refresh(rd, et);
     if (et->n_heap == 0)
         return 0;
@@ -228,9 +230,9 @@ int evgen_rd_evtrace_next(evgen_reader *rd, evgen_event *event)
         top->holding = 0;
         et->heap[0] = et->heap[--et->n_heap];
     }
-    if (et->merge_gen != et->list_gen)
-        merge_refresh(rd, et);
-    else if (et->n_heap > 1) /* one chain left (a one-thread trace): nothing to reorder */
+    /* top's held record lies in a block already entered, which no change replaces; the other
+     * cursors take their next blocks anew at the next call, before any of them moves. */
+    if (et->n_heap > 1) /* one chain left (a one-thread trace): nothing to reorder */
         sift_down(et->heap, et->n_heap, 0);
     return 1;
 }

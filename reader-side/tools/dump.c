@@ -560,8 +560,6 @@ static void dump_event(dumper *d, const evgen_event *ev)
     }
     put_line_head(d, ev, v);
     uint32_t n = ev->layout->n_fields, f, end = 0;
-    char *const *prefix = d->prefix[v->serial];
-    const size_t *prefix_len = d->prefix_len[v->serial];
     const dump_op *ops = d->ops[v->serial];
     char *w = o->p; /* the fields through a local pointer (dump_out.h: room_at) */
     for (f = 0; f < n; f++) {
@@ -593,7 +591,7 @@ static void dump_event(dumper *d, const evgen_event *ev)
         w = room_at(o, w, 2); /* the comma */
         if (d->json)
             w = jw_member_at(&d->jw, w);
-        w = put_rendered_at(o, w, prefix[f], prefix_len[f]);
+        w = put_rendered_at(o, w, op->key, op->key_len);
         const evgen_trace_field *fd = &ev->layout->fields[f];
         if (!fd->is_array && fd->enum_index < 0 &&
             evgen_wire_kind_class(fd->kind) == EVGEN_WIRE_CLASS_UNSIGNED) { /* the common case */
