@@ -26,9 +26,10 @@ static int read_header(evgen_reader *rd, uint32_t *header_size, char **why)
     }
     evgen_wire_file_header fh;
     evgen_wire_get_file_header(h, &fh);
-    if (fh.format_version != EVGEN_WIRE_FORMAT_VERSION) {
-        *why = evgen_rd_format("unsupported format version %u at offset %u (this reader reads version %u)",
-                               fh.format_version, EVGEN_WIRE_FH_VERSION, EVGEN_WIRE_FORMAT_VERSION);
+    if (fh.format_version < EVGEN_WIRE_FORMAT_VERSION_OLDEST || fh.format_version > EVGEN_WIRE_FORMAT_VERSION) {
+        *why = evgen_rd_format("unsupported format version %u at offset %u (this reader reads versions %u to %u)",
+                               fh.format_version, EVGEN_WIRE_FH_VERSION, EVGEN_WIRE_FORMAT_VERSION_OLDEST,
+                               EVGEN_WIRE_FORMAT_VERSION);
         return -1;
     }
     uint32_t crc = evgen_wire_file_header_crc(h);

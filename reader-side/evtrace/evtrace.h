@@ -62,6 +62,7 @@ typedef struct rd_cursor {
     const uint8_t *p, *end; /* the rest of the current block's payload */
     uint32_t left;          /* records left in it */
     uint64_t ticks;
+    uint64_t last_type;     /* of the block's previous record (format 2 repeats it) */
     uint64_t thread_id;
     uint32_t stream;
     rd_record next;         /* time order: the record it holds up */

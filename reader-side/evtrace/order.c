@@ -19,7 +19,7 @@ static inline __attribute__((always_inline)) int decode(const evgen_reader *rd, 
     const uint8_t *p = c->p;
     uint64_t type, size;
     int64_t delta;
-    if (evgen_wire_get_record_head(&p, c->end, &type, &delta) != 0)
+    if (evgen_wire_get_record_head(&p, c->end, rd->header.format_version, &c->last_type, &type, &delta) != 0)
         return -1;
     const rd_type *t = evgen_rd_type(et, type);
     if (!t)
@@ -93,6 +93,7 @@ static __attribute__((noinline)) int enter_next_block(evgen_reader *rd, rd_evtra
         c->end = c->p + blk->size;
         c->left = blk->count;
         c->ticks = blk->base_ticks;
+        c->last_type = EVGEN_WIRE_NO_TYPE;
         c->thread_id = rd->threads[blk->thread].thread_id;
         c->stream = et->chains[blk->chain].stream;
         return 1;

@@ -179,7 +179,7 @@ static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f,
     const uint8_t *p = h + f->bh.header_size, *start = p, *end = p + f->bh.payload_size;
     /* The last record's type, kept: a block's records are mostly of one type, and the size taken
      * from a type in hand does not wait for the type table's load to move on to the next record. */
-    uint64_t last_type = UINT64_MAX;
+    uint64_t last_type = UINT64_MAX, head_type = EVGEN_WIRE_NO_TYPE; /* the record head's state */
     const rd_type *t = NULL;
     for (uint32_t k = 0; k < count; k++) {
         uint64_t at = f->offset + f->bh.header_size + (uint64_t)(p - start);
@@ -190,8 +190,12 @@ static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f,
                             count);
             return -1;
         }
-        if (evgen_wire_get_record_head(&p, end, &type, &delta) != 0) {
-            records_problem(rd, report, f->offset, "events block: record %u at offset %llu: bad varint: skipped",
+        int head = evgen_wire_get_record_head(&p, end, rd->header.format_version, &head_type, &type, &delta);
+        if (head != 0) {
+            records_problem(rd, report, f->offset,
+                            head == -2 ? "events block: record %u at offset %llu repeats the type of the record "
+                                         "before it, and is the block's first: skipped"
+                                       : "events block: record %u at offset %llu: bad varint: skipped",
                             k, (unsigned long long)at);
             return -1;
         }

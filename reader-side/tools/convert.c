@@ -31,6 +31,7 @@ typedef struct cv_thread {
     uint32_t sequence;   /* of the thread's next block */
     uint64_t base_ticks; /* of the block being filled */
     uint64_t prev_ticks; /* the thread's previous record's (the first block's base: start_ticks) */
+    uint64_t prev_type;  /* the type of buf's last record (EVGEN_WIRE_NO_TYPE: none) */
     uint64_t written, dropped, too_big;
 } cv_thread;
 
@@ -189,10 +190,12 @@ static void write_event(convert *cv, const evgen_event *ev)
     }
     if (th->count && th->buf.len + size + CV_RECORD_OVERHEAD > CV_BLOCK_PAYLOAD)
         flush_thread(cv, th);
-    if (!th->count)
+    if (!th->count) {
         th->base_ticks = th->prev_ticks;
+        th->prev_type = EVGEN_WIRE_NO_TYPE;
+    }
     uint8_t head[EVGEN_WIRE_RECORD_HEADER_MAX];
-    uint8_t *end = evgen_wire_put_record_header(head, type, (int64_t)(ev->ticks - th->prev_ticks),
+    uint8_t *end = evgen_wire_put_record_header(head, &th->prev_type, type, (int64_t)(ev->ticks - th->prev_ticks),
                                                 raw || ev->layout->fixed_size < 0, (uint32_t)size);
     evgen_wire_buf_raw(&th->buf, head, (size_t)(end - head));
     if (raw)

@@ -79,6 +79,7 @@ static void take_buffer(rt_thread *t, unsigned slot, unsigned level, rt_buffer *
     evgen_stream *st = &t->pub.streams[slot][level];
     rt_stream *rs = &t->streams[slot][level];
     b->base_ticks = st->last_ts; /* the block's first delta is relative to it */
+    st->last_type = EVGEN_WIRE_NO_TYPE; /* and its first record names its type */
     rs->block_first = st->written;
     st->end = b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE + b->capacity;
     st->pos = b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE;

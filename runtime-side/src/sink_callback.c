@@ -25,20 +25,6 @@ static int learn_types(evgen_session *s, const evgen_manifest_desc *m)
     return 0;
 }
 
-static int get_varint(const uint8_t **p, const uint8_t *end, uint64_t *v)
-{
-    uint64_t x = 0;
-    for (unsigned shift = 0; shift < 70 && *p < end; shift += 7) {
-        uint8_t byte = *(*p)++;
-        x |= (uint64_t)(byte & 0x7f) << shift;
-        if (!(byte & 0x80)) {
-            *v = x;
-            return 0;
-        }
-    }
-    return -1;
-}
-
 /* An unregistered manifest's descriptors may be unloaded: no record of it comes after this. */
 static void forget_types(evgen_session *s, const evgen_manifest_desc *m)
 {
@@ -61,21 +47,23 @@ int evgen_rt_callback_block(evgen_session *s, const rt_buffer *b)
     uint64_t ticks = b->base_ticks;
     evgen_event_record r = {0};
     r.thread_id = b->thread_id;
+    uint64_t last_type = EVGEN_WIRE_NO_TYPE;
     for (uint32_t i = 0; i < b->event_count; i++) {
-        uint64_t type, zz, size;
-        if (get_varint(&p, end, &type) != 0 || get_varint(&p, end, &zz) != 0 || type >= s->n_types ||
-            !s->types[type].version)
+        uint64_t type, size;
+        int64_t delta;
+        if (evgen_wire_get_record_head(&p, end, EVGEN_WIRE_FORMAT_VERSION, &last_type, &type, &delta) != 0 ||
+            type >= s->n_types || !s->types[type].version)
             return EIO; /* cannot happen: the runtime wrote this block */
         const rt_type *t = &s->types[type];
         if (t->version->flags & EVGEN_VERSION_VARIABLE) {
-            if (get_varint(&p, end, &size) != 0)
+            if (evgen_wire_get_varint(&p, end, &size) != 0)
                 return EIO;
         } else {
             size = t->version->fixed_size;
         }
         if (size > (uint64_t)(end - p))
             return EIO;
-        ticks += (uint64_t)((int64_t)(zz >> 1) ^ -(int64_t)(zz & 1));
+        ticks += (uint64_t)delta;
         r.manifest = t->manifest;
         r.event = t->event;
         r.version = t->version;

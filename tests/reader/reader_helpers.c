@@ -149,9 +149,14 @@ void rh_free(rh_bytes *b)
 
 void rh_file_header(rh_bytes *file, uint8_t clock_kind, uint64_t frequency)
 {
+    rh_file_header_version(file, 1, clock_kind, frequency);
+}
+
+void rh_file_header_version(rh_bytes *file, uint16_t version, uint8_t clock_kind, uint64_t frequency)
+{
     size_t at = file->len;
     rh_put(file, "EVTRACE", 8);
-    rh_le(file, 1, 2);
+    rh_le(file, version, 2);
     rh_le(file, 48, 2);
     rh_le(file, 8, 1);
     rh_le(file, clock_kind, 1);

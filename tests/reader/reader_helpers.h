@@ -55,8 +55,10 @@ void rh_zigzag(rh_bytes *b, int64_t v);
 void rh_string(rh_bytes *b, const char *s);
 void rh_free(rh_bytes *b);
 
-/* A file header (pointer size 8, start_ticks 1000) with clock kind and frequency. */
+/* A file header (pointer size 8, start_ticks 1000) with clock kind and frequency, of format
+ * version 1 (the hand-made traces' records are written in its framing) or `version`. */
 void rh_file_header(rh_bytes *file, uint8_t clock_kind, uint64_t frequency);
+void rh_file_header_version(rh_bytes *file, uint16_t version, uint8_t clock_kind, uint64_t frequency);
 #define RH_START_TICKS 1000u
 /* A block with its header and crc appended to `file` (stream 0). */
 void rh_append_block(rh_bytes *file, uint8_t type, uint64_t thread_id, uint32_t sequence, uint32_t count, uint32_t dropped,

@@ -334,7 +334,7 @@ static layout walk(const uint8_t *d, size_t size)
     memset(&l, 0, sizeof l);
     assert_true(size >= 48);
     assert_memory_equal(d, "EVTRACE\0", 8);
-    assert_int_equal(le(d + 8, 2), 1);
+    assert_int_equal(le(d + 8, 2), 2);
     assert_int_equal(le(d + 44, 4), crc32c_bitwise(0, d, 44));
     uint64_t start_ticks = le(d + 24, 8);
     uint64_t tids[64];
@@ -415,7 +415,7 @@ static void assert_header_copied(const char *in, const evgen_reader_options *opt
     assert_non_null(ro);
     const evgen_trace_header *a = evgen_reader_header(ri), *b = evgen_reader_header(ro);
     assert_int_equal(b->container, EVGEN_CONTAINER_EVTRACE);
-    assert_int_equal(b->format_version, 1);
+    assert_int_equal(b->format_version, 2);
     assert_int_equal(b->pointer_size, a->pointer_size);
     assert_int_equal(b->clock_kind, a->clock_kind == 1 || a->clock_kind == 2 ? a->clock_kind : 2);
     assert_int_equal(b->clock_frequency, a->clock_frequency);

@@ -118,7 +118,7 @@ static void test_every_fired_event_reads_back(void **state)
     evgen_reader *rd = open_trace(&t);
     assert_clean(rd);
     const evgen_trace_header *h = evgen_reader_header(rd);
-    assert_int_equal(h->format_version, 1);
+    assert_int_equal(h->format_version, 2);
     assert_int_equal(h->pointer_size, 8);
     assert_int_equal(h->clock_kind, 1);
     assert_int_equal(h->clock_frequency, 1000000000u);
@@ -585,6 +585,90 @@ static void test_timestamps_from_another_clock(void **state)
     rh_free(&p);
 }
 
+/* A format-2 record, framed by hand from docs/format.md: an odd head repeats the block's previous
+ * record's type (delta = head / 2, never negative), an even one is type * 2 with a zigzag delta. */
+static void record2(rh_bytes *p, int repeat, uint64_t type, int64_t delta, int variable, const void *payload,
+                    size_t size)
+{
+    if (repeat) {
+        rh_varint(p, (uint64_t)delta * 2 + 1);
+    } else {
+        rh_varint(p, type * 2);
+        rh_zigzag(p, delta);
+    }
+    if (variable)
+        rh_varint(p, size);
+    rh_put(p, payload, size);
+}
+
+/* Format 2: runs of one type with one-byte and two-byte heads, a type named again after a negative
+ * delta; a block whose first record repeats a type is reported and skipped, the blocks around it
+ * read, in file and in time order alike. */
+static void test_format2_records(void **state)
+{
+    (void)state;
+    static const rh_field tick[] = {{"X", K_U16, 0, 0}}, text[] = {{"A", K_U32, 0, 0}, {"S", K_UTF8Z, 0, 0}};
+    const char *event_names[] = {"Tick", "Text"};
+    const rh_field *fields[] = {tick, text};
+    size_t n_fields[] = {1, 2};
+    rh_bytes file = {0}, p = {0};
+    rh_file_header_version(&file, 2, 1, 1000000000u);
+    rh_metadata(&file, 0, 2, event_names, fields, n_fields);
+    static const uint8_t x[] = {0x34, 0x12}, a[] = {7, 0, 0, 0, 'h', 'i', 0};
+    static const struct {
+        int repeat;
+        uint64_t type;
+        int64_t delta;
+    } first[] = {{0, 0, 5}, {1, 0, 0}, {1, 0, 70}, {0, 1, -3}, {1, 1, 8191}, {0, 0, -1}}, third[] = {{0, 0, 1}, {1, 0, 2}};
+    for (size_t i = 0; i < 6; i++)
+        record2(&p, first[i].repeat, first[i].type, first[i].delta, first[i].type == 1,
+                first[i].type == 1 ? (const void *)a : x, first[i].type == 1 ? sizeof a : sizeof x);
+    rh_append_block(&file, 2, 5, 0, 6, 0, RH_START_TICKS, &p);
+    uint64_t ticks_after_first = RH_START_TICKS + 5 + 0 + 70 - 3 + 8191 - 1;
+    p.len = 0;
+    size_t bad_at = file.len;
+    record2(&p, 1, 0, 4, 0, x, sizeof x); /* repeats a type, and is the block's first */
+    rh_append_block(&file, 2, 5, 1, 1, 0, ticks_after_first, &p);
+    p.len = 0;
+    for (size_t i = 0; i < 2; i++)
+        record2(&p, third[i].repeat, third[i].type, third[i].delta, 0, x, sizeof x);
+    rh_append_block(&file, 2, 5, 2, 2, 0, ticks_after_first + 4, &p);
+    uint64_t tid = 5, written = 9;
+    size_t end_at = file.len;
+    rh_end_block(&file, 1, &tid, &written);
+
+    for (int time_order = 0; time_order < 2; time_order++) {
+        evgen_reader *rd = rh_open_memory(file.data, file.len);
+        if (time_order)
+            evgen_reader_rewind(rd, EVGEN_ORDER_TIME);
+        evgen_event ev;
+        uint64_t ticks = RH_START_TICKS;
+        for (size_t i = 0; i < 8; i++) {
+            int in_first = i < 6;
+            uint64_t type = in_first ? first[i].type : third[i - 6].type;
+            ticks += (uint64_t)(in_first ? first[i].delta : third[i - 6].delta);
+            if (i == 6)
+                ticks = ticks_after_first + 4 + 1;
+            assert_true(evgen_reader_next(rd, &ev));
+            assert_string_equal(ev.info->name, event_names[type]);
+            assert_int_equal(ev.ticks, ticks);
+            assert_int_equal(ev.size, type == 1 ? sizeof a : sizeof x);
+            assert_memory_equal(ev.payload, type == 1 ? (const void *)a : x, ev.size);
+        }
+        assert_false(evgen_reader_next(rd, &ev));
+        size_t np;
+        const evgen_read_problem *pr = evgen_reader_problems(rd, &np);
+        assert_int_equal(np, 2);
+        assert_int_equal(pr[0].offset, bad_at);
+        if (!strstr(pr[0].message, "record 0 at offset") || !strstr(pr[0].message, "repeats the type"))
+            fail_msg("problem '%s'", pr[0].message);
+        assert_int_equal(pr[1].offset, end_at);
+        evgen_reader_close(rd);
+    }
+    rh_free(&file);
+    rh_free(&p);
+}
+
 static void expect_open_error(const void *data, size_t size, const char *message)
 {
     char *error = NULL;
@@ -617,8 +701,10 @@ static void test_bad_headers_fail_the_open(void **state)
     expect_open_error(file.data, 20, "inside the 48-byte file header");
     uint8_t h[48];
     memcpy(h, file.data, 48);
-    h[8] = 2; /* format version 2 */
-    expect_open_error(h, 48, "unsupported format version 2");
+    h[8] = 3; /* format version 3 */
+    expect_open_error(h, 48, "unsupported format version 3 at offset 8 (this reader reads versions 1 to 2)");
+    h[8] = 0;
+    expect_open_error(h, 48, "unsupported format version 0");
     memcpy(h, file.data, 48);
     h[40] ^= 1; /* the process id: the crc no longer matches */
     expect_open_error(h, 48, "bad header crc at offset 44");
@@ -907,6 +993,7 @@ int main(void)
         cmocka_unit_test(test_more_variable_fields_than_the_event_holds),
         cmocka_unit_test(test_short_payloads_end_variable_fields),
         cmocka_unit_test(test_timestamps_from_another_clock),
+        cmocka_unit_test(test_format2_records),
         cmocka_unit_test(test_bad_headers_fail_the_open),
         cmocka_unit_test(test_bad_blocks_are_reported_and_skipped),
         cmocka_unit_test(test_type_numbers_across_metadata_blocks),

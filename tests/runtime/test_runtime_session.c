@@ -239,7 +239,7 @@ static void test_runtime_header_and_metadata(void **state)
     int rc;
     uint8_t *data = rt_parse_file(path, &t, NULL, &rc);
     assert_int_equal(rc, 0);
-    assert_int_equal(t.format_version, 1);
+    assert_int_equal(t.format_version, 2);
     assert_int_equal(t.header_size, 48);
     assert_int_equal(t.pointer_size, sizeof(void *));
     assert_int_equal(t.clock_kind, EVGEN_CLOCK_MONOTONIC);

@@ -325,10 +325,26 @@ static int parse_events(tp_trace *t, const uint8_t *h, cursor *c, size_t offset,
         return fail(t, "events block at offset %zu: thread %llu stream %u sequence %u, expected %u", offset,
                     (unsigned long long)tid, stream, sequence, (*seqs)[i].next);
     (*seqs)[i].next++;
+    /* Format 1: a varint type and a zigzag delta. Format 2: an odd head repeats the previous
+     * record's type with the delta head / 2; an even one is the type * 2, a zigzag delta after. */
+    int have_previous = 0;
+    uint64_t previous_type = 0;
     for (uint32_t k = 0; k < count; k++) {
         tp_record r = {tid, sequence, 0, 0, NULL, 0, stream};
-        r.type = get_varint(c);
-        int64_t delta = get_zigzag(c);
+        uint64_t head = get_varint(c);
+        int64_t delta;
+        if (t->format_version >= 2 && (head & 1)) {
+            if (!have_previous)
+                return fail(t, "events block at offset %zu: record %u repeats a type, and is the first", offset,
+                            k);
+            r.type = previous_type;
+            delta = (int64_t)(head / 2);
+        } else {
+            r.type = t->format_version >= 2 ? head / 2 : head;
+            delta = get_zigzag(c);
+        }
+        have_previous = 1;
+        previous_type = r.type;
         if (c->bad || r.type >= t->n_types)
             return fail(t, "events block at offset %zu: record %u: bad header or undefined type", offset, k);
         const tp_type *ty = &t->types[r.type];
@@ -390,7 +406,7 @@ int tp_parse(const uint8_t *data, size_t size, tp_record_fn fn, void *context, t
     t->process_id = (uint32_t)le(data + 40, 4);
     if (tp_crc32(0, data, 44) != (uint32_t)le(data + 44, 4))
         return fail(t, "header crc mismatch");
-    if (t->format_version != 1 || t->header_size < 48 || t->header_size > size || le(data + 14, 2) != 0 ||
+    if (t->format_version < 1 || t->format_version > 2 || t->header_size < 48 || t->header_size > size || le(data + 14, 2) != 0 ||
         (t->pointer_size != 4 && t->pointer_size != 8) || (t->clock_kind != 1 && t->clock_kind != 2) ||
         t->clock_frequency == 0)
         return fail(t, "bad header field");

@@ -302,7 +302,7 @@ static void test_file_header_offsets(void **state)
     assert_int_equal(evgen_wire_le32(h + 44), evgen_crc32c(0, h, 44));
     evgen_wire_file_header out;
     evgen_wire_get_file_header(h, &out);
-    assert_int_equal(out.format_version, 1);
+    assert_int_equal(out.format_version, EVGEN_WIRE_FORMAT_VERSION);
     assert_int_equal(out.header_size, 48);
     assert_true(out.start_unix_ns == in.start_unix_ns && out.process_id == 4242);
     assert_int_equal(out.crc, evgen_wire_file_header_crc(h));
@@ -335,7 +335,7 @@ static void test_block_header_offsets(void **state)
     out.stream = EVGEN_WIRE_MAX_STREAMS;
     assert_false(evgen_wire_block_header_is_written_form(&out));
     out.stream = 0;
-    out.event_count = 4; /* four records cannot fit six bytes */
+    out.event_count = 7; /* seven records cannot fit six bytes (each takes one at least) */
     assert_false(evgen_wire_block_header_is_written_form(&out));
 
     /* a metadata block's events fields are written 0 whatever the caller had */
@@ -352,17 +352,89 @@ static void test_record_header(void **state)
 {
     (void)state;
     uint8_t buf[EVGEN_WIRE_RECORD_HEADER_MAX];
-    uint8_t *end = evgen_wire_put_record_header(buf, UINT32_MAX, INT64_MIN, 1, UINT32_MAX);
+    uint64_t put_last = EVGEN_WIRE_NO_TYPE;
+    uint8_t *end = evgen_wire_put_record_header(buf, &put_last, UINT32_MAX, INT64_MIN, 1, UINT32_MAX);
     assert_true(end - buf <= (long)EVGEN_WIRE_RECORD_HEADER_MAX);
+    assert_true(put_last == UINT32_MAX);
     const uint8_t *p = buf;
-    uint64_t type = 0, size = 0;
+    uint64_t get_last = EVGEN_WIRE_NO_TYPE, type = 0, size = 0;
     int64_t delta = 0;
-    assert_int_equal(evgen_wire_get_record_head(&p, end, &type, &delta), 0);
-    assert_true(type == UINT32_MAX && delta == INT64_MIN);
+    assert_int_equal(evgen_wire_get_record_head(&p, end, 2, &get_last, &type, &delta), 0);
+    assert_true(type == UINT32_MAX && delta == INT64_MIN && get_last == UINT32_MAX);
     assert_int_equal(evgen_wire_get_varint(&p, end, &size), 0);
     assert_true(size == UINT32_MAX && p == end);
-    end = evgen_wire_put_record_header(buf, 3, -2, 0, 123);
-    assert_int_equal(end - buf, 2); /* a fixed type: no size */
+    put_last = EVGEN_WIRE_NO_TYPE;
+    end = evgen_wire_put_record_header(buf, &put_last, 3, -2, 0, 123);
+    assert_int_equal(end - buf, 2); /* the first of a block names its type; a fixed type: no size */
+}
+
+/* A run of records round-trips, and a repeated type costs one byte below 64 ticks, two below
+ * 8192; a negative delta or another type writes the type again. */
+static void test_record_header_runs(void **state)
+{
+    (void)state;
+    static const struct {
+        uint64_t type;
+        int64_t delta;
+        int variable;
+        long bytes; /* of the header */
+    } records[] = {
+        {7, 100, 0, 3},                   /* the first: type 7 (1 byte), zigzag 100 (2 bytes) */
+        {7, 0, 0, 1},                     /* the same type: the head alone */
+        {7, 63, 0, 1},                    /* the largest delta of one byte */
+        {7, 64, 0, 2},
+        {7, 8191, 1, 4},                  /* two bytes of head, two of size */
+        {7, 8192, 0, 3},
+        {7, -1, 0, 2},                    /* negative: type and zigzag again */
+        {7, INT64_MAX, 0, 10},
+        {63, 5, 0, 2},                    /* another type below 64: one byte */
+        {64, 5, 0, 3},                    /* 64 and above: two */
+        {64, 5, 0, 1},
+        {UINT32_MAX, -5, 1, 8},
+        {UINT32_MAX, 1, 1, 3},
+    };
+    uint8_t buf[64 * EVGEN_WIRE_RECORD_HEADER_MAX];
+    uint8_t *w = buf;
+    uint64_t put_last = EVGEN_WIRE_NO_TYPE;
+    size_t n = sizeof records / sizeof records[0];
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *next = evgen_wire_put_record_header(w, &put_last, records[i].type, records[i].delta,
+                                                     records[i].variable, 200);
+        assert_int_equal(next - w, records[i].bytes);
+        w = next;
+    }
+    const uint8_t *p = buf;
+    uint64_t get_last = EVGEN_WIRE_NO_TYPE;
+    for (size_t i = 0; i < n; i++) {
+        uint64_t type, size;
+        int64_t delta;
+        assert_int_equal(evgen_wire_get_record_head(&p, w, 2, &get_last, &type, &delta), 0);
+        assert_true(type == records[i].type && delta == records[i].delta);
+        if (records[i].variable) {
+            assert_int_equal(evgen_wire_get_varint(&p, w, &size), 0);
+            assert_true(size == 200);
+        }
+    }
+    assert_ptr_equal(p, w);
+
+    /* A block's first record cannot repeat a type; a head cut short is a bad varint. */
+    const uint8_t repeat[] = {0x01}, cut[] = {0x0e, 0x80};
+    uint64_t type, last = EVGEN_WIRE_NO_TYPE;
+    int64_t delta;
+    p = repeat;
+    assert_int_equal(evgen_wire_get_record_head(&p, repeat + 1, 2, &last, &type, &delta), -2);
+    p = cut;
+    last = EVGEN_WIRE_NO_TYPE;
+    assert_int_equal(evgen_wire_get_record_head(&p, cut + 2, 2, &last, &type, &delta), -1);
+
+    /* Format 1: a varint type and a zigzag delta, for every record: 0x01 is type 1 there. */
+    const uint8_t v1[] = {0x01, 0x03, 0x01, 0x04};
+    last = EVGEN_WIRE_NO_TYPE;
+    p = v1;
+    assert_int_equal(evgen_wire_get_record_head(&p, v1 + 4, 1, &last, &type, &delta), 0);
+    assert_true(type == 1 && delta == -2);
+    assert_int_equal(evgen_wire_get_record_head(&p, v1 + 4, 1, &last, &type, &delta), 0);
+    assert_true(type == 1 && delta == 2 && p == v1 + 4);
 }
 
 static int collect_end(void *ctx, const evgen_wire_end_thread *t)
@@ -731,6 +803,7 @@ int main(void)
         cmocka_unit_test(test_file_header_offsets),
         cmocka_unit_test(test_block_header_offsets),
         cmocka_unit_test(test_record_header),
+        cmocka_unit_test(test_record_header_runs),
         cmocka_unit_test(test_end_block),
         cmocka_unit_test(test_metadata_round_trip_and_every_cut),
         cmocka_unit_test(test_unknown_version_flag_is_refused),

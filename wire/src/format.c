@@ -109,7 +109,7 @@ int evgen_wire_block_header_is_written_form(const evgen_wire_block_header *bh)
         bh->header_size != EVGEN_WIRE_BLOCK_HEADER_SIZE)
         return 0;
     if (bh->type == EVGEN_WIRE_BLOCK_EVENTS)
-        return bh->stream < EVGEN_WIRE_MAX_STREAMS && bh->event_count <= bh->payload_size / 2;
+        return bh->stream < EVGEN_WIRE_MAX_STREAMS && bh->event_count <= bh->payload_size;
     return evgen_wire_block_header_events_fields_zero(bh);
 }
 

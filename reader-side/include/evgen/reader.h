@@ -121,7 +121,7 @@ typedef enum evgen_container {
 } evgen_container;
 
 typedef struct evgen_trace_header {
-    uint16_t format_version;  /* of the container: .evtrace 1; .nettrace 4, 5 or 6 */
+    uint16_t format_version;  /* of the container: .evtrace 1 or 2; .nettrace 4, 5 or 6 */
     uint8_t pointer_size;
     uint8_t clock_kind;       /* 1 CLOCK_MONOTONIC, 2 TSC */
     uint64_t clock_frequency; /* ticks per second */

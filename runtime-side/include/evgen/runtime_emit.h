@@ -51,11 +51,11 @@ typedef struct evgen_stream {
     uint8_t *pos;          /* next free byte of the buffer (NULL: no buffer) */
     uint8_t *end;          /* end of the buffer */
     uint64_t last_ts;      /* timestamp of the stream's previous record */
+    uint64_t last_type;    /* type of the buffer's previous record (EVGEN_WIRE_NO_TYPE: none yet) */
     uint64_t written;      /* records committed in this session */
     uint32_t claimed;      /* set by a flusher: the next emit takes the slow path */
     uint32_t max_payload;  /* the session's limit */
     uint32_t clock_is_tsc; /* the session's clock */
-    uint32_t unused;
 } evgen_stream;
 
 /* A thread's state; the runtime keeps more after it. */
@@ -110,12 +110,12 @@ static inline uint64_t evgen_now(const evgen_stream *st)
     return evgen_clock_monotonic();
 }
 
-/* The record header (evgen/wire_format.h), with the delta from the stream's previous record.
- * The one place the fast and slow paths write it. */
+/* The record header (evgen/wire_format.h), with the delta from the stream's previous record and
+ * its type. The one place the fast and slow paths write it. */
 static inline uint8_t *evgen_put_record_header(uint8_t *p, evgen_stream *st, uint64_t type, int variable,
                                                uint32_t payload, uint64_t ts)
 {
-    p = evgen_wire_put_record_header(p, type, (int64_t)(ts - st->last_ts), variable, payload);
+    p = evgen_wire_put_record_header(p, &st->last_type, type, (int64_t)(ts - st->last_ts), variable, payload);
     st->last_ts = ts;
     return p;
 }

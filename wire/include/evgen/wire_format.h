@@ -14,8 +14,10 @@
 extern "C" {
 #endif
 
-/* The format version this evgen writes (and the only one there is: docs/format.md, "Versions"). */
-#define EVGEN_WIRE_FORMAT_VERSION 1u
+/* The format version this evgen writes; a reader reads every one from 1 (docs/format.md,
+ * "Versions"). Version 2 changed only the record header (below). */
+#define EVGEN_WIRE_FORMAT_VERSION 2u
+#define EVGEN_WIRE_FORMAT_VERSION_OLDEST 1u
 
 /* ---- the file header (48 bytes) --------------------------------------------------------- */
 
@@ -88,7 +90,7 @@ void evgen_wire_get_block_header(const uint8_t in[EVGEN_WIRE_BLOCK_HEADER_SIZE],
 uint32_t evgen_wire_block_crc(const uint8_t header[EVGEN_WIRE_BLOCK_HEADER_SIZE], const uint8_t *payload,
                               size_t payload_size);
 /* A header as a writer writes it: a known type, flags 0, header_size 48; an events block with a
- * stream below EVGEN_WIRE_MAX_STREAMS and room for its records (each takes two bytes at least);
+ * stream below EVGEN_WIRE_MAX_STREAMS and room for its records (each takes a byte at least);
  * another block with the events fields all 0. A reader resyncing after damage checks this
  * before it computes a candidate's crc. */
 int evgen_wire_block_header_is_written_form(const evgen_wire_block_header *bh);
@@ -97,29 +99,60 @@ int evgen_wire_block_header_events_fields_zero(const evgen_wire_block_header *bh
 
 /* ---- records of an events block --------------------------------------------------------- */
 
-/* The most bytes a record header takes: varint32 type + varint64 delta + varint32 size. */
+/* The most bytes a record header takes: varint type + varint64 delta + varint32 size. */
 #define EVGEN_WIRE_RECORD_HEADER_MAX 20u
 
-/* Writes a record header at `p`: the type, the zigzag delta in ticks from the previous record of
- * the block (the first: from base_ticks), and the payload size if the type is variable. Returns
- * the byte after it, where the payload goes. */
-static inline uint8_t *evgen_wire_put_record_header(uint8_t *p, uint64_t type, int64_t delta, int variable,
-                                                    uint32_t payload_size)
+/* A record's type before the first record of a block (no type is this large). */
+#define EVGEN_WIRE_NO_TYPE UINT64_MAX
+
+/* Writes a format-2 record header at `p`, given the type of the block's previous record in
+ * *last_type (EVGEN_WIRE_NO_TYPE before the first), which it updates. Its head is one varint:
+ * - odd: the record has the previous record's type and head >> 1 is its delta (>= 0), so a run of
+ *   one event costs one byte of header for deltas below 64 ticks, two below 8192;
+ * - even: head >> 1 is the type, and a zigzag varint delta follows.
+ * The delta is in ticks from the previous record of the block (the first: from base_ticks). Then
+ * the payload size if the type is variable. Returns the byte after it, where the payload goes. */
+static inline uint8_t *evgen_wire_put_record_header(uint8_t *p, uint64_t *last_type, uint64_t type, int64_t delta,
+                                                    int variable, uint32_t payload_size)
 {
-    p = evgen_wire_put_varint(p, type);
-    p = evgen_wire_put_varint(p, evgen_wire_zigzag(delta));
+    if (type == *last_type && delta >= 0) {
+        p = evgen_wire_put_varint(p, (uint64_t)delta << 1 | 1u);
+    } else {
+        p = evgen_wire_put_varint(p, type << 1);
+        p = evgen_wire_put_varint(p, evgen_wire_zigzag(delta));
+        *last_type = type;
+    }
     if (variable)
         p = evgen_wire_put_varint(p, payload_size);
     return p;
 }
 
-/* Reads a record's type and delta at *p (below `end`); the caller, who knows whether the type is
- * variable, reads the size with evgen_wire_get_varint. 0, or -1 for a bad varint. */
-static inline int evgen_wire_get_record_head(const uint8_t **p, const uint8_t *end, uint64_t *type, int64_t *delta)
+/* Reads a record's type and delta at *p (below `end`) in a block of format `version` (1: a varint
+ * type, then a zigzag varint delta; 2: as evgen_wire_put_record_header writes). *last_type: the
+ * block's previous record's type (EVGEN_WIRE_NO_TYPE before the first), updated. The caller, who
+ * knows whether the type is variable, reads the size with evgen_wire_get_varint. 0; -1 for a bad
+ * varint; -2 for a format-2 record that repeats the type of a previous record the block does not
+ * have (the first of a block). */
+static inline int evgen_wire_get_record_head(const uint8_t **p, const uint8_t *end, unsigned version,
+                                             uint64_t *last_type, uint64_t *type, int64_t *delta)
 {
-    uint64_t z;
-    if (evgen_wire_get_varint(p, end, type) != 0 || evgen_wire_get_varint(p, end, &z) != 0)
+    uint64_t head, z;
+    if (evgen_wire_get_varint(p, end, &head) != 0)
         return -1;
+    if (version < 2u) {
+        *type = head;
+    } else if (head & 1u) {
+        if (*last_type == EVGEN_WIRE_NO_TYPE)
+            return -2;
+        *type = *last_type;
+        *delta = (int64_t)(head >> 1);
+        return 0;
+    } else {
+        *type = head >> 1;
+    }
+    if (evgen_wire_get_varint(p, end, &z) != 0)
+        return -1;
+    *last_type = *type;
     *delta = evgen_wire_unzigzag(z);
     return 0;
 }
