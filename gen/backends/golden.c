@@ -1,7 +1,8 @@
 /* golden.c — golden traces: `evgen lock --traces DIR` records, for every locked version no golden
- * trace of DIR holds yet, a new trace with those event versions fired with the deterministic
- * values of golden_values.h, written by today's writer (libevgen-runtime) through descriptors
- * built from the model. Golden traces are committed and never rewritten; tests read them all. */
+ * trace of DIR holds yet (every version, when none is in today's container format), a new trace
+ * with those event versions fired with the deterministic values of golden_values.h, written by
+ * today's writer (libevgen-runtime) through descriptors built from the model. Golden traces are
+ * committed and never rewritten; tests read them all. */
 #include "backends/golden.h"
 
 #include <dirent.h>
@@ -80,7 +81,7 @@ int evgen_golden_record(const evgen_model *model, const char *name, const char *
     *number = 0;
     *n_versions = 0;
     /* What the traces already there hold. */
-    evgen_golden_set held = {NULL, 0};
+    evgen_golden_set held = {NULL, 0, 0};
     unsigned last = 0;
     DIR *d = opendir(dir);
     if (!d) {
@@ -100,17 +101,21 @@ int evgen_golden_record(const evgen_model *model, const char *name, const char *
     }
     closedir(d);
 
-    /* Every version of the model that none holds. */
+    /* Every version of the model that none holds; every version when none is in the container
+     * format today's writer writes (a new format: the test then reads every version in it, as
+     * traces will be written from now on, beside the older traces it keeps reading). */
+    evgen_golden_set nothing = {NULL, 0, 0};
+    const evgen_golden_set *lacking = held.newest_format >= EVGEN_WIRE_FORMAT_VERSION ? &held : &nothing;
     size_t n_missing = 0;
     for (size_t i = 0; i < model->n_events; i++)
         for (size_t v = 0; v < model->events[i].n_versions; v++)
-            if (!evgen_golden_holds(&held, model->events[i].name, model->events[i].versions[v].version))
+            if (!evgen_golden_holds(lacking, model->events[i].name, model->events[i].versions[v].version))
                 n_missing++;
     int status = 0;
     if (n_missing) {
         char *path = evgen_xasprintf("%s/%s-%04u.evtrace", dir, name, last + 1);
         evgen_output *out = evgen_outset_add(set, path, diags);
-        status = out ? evgen_golden_write(model, name, out->tmp, &held, diags) : -1;
+        status = out ? evgen_golden_write(model, name, out->tmp, lacking, diags) : -1;
         if (status == 0) {
             *number = last + 1;
             *n_versions = n_missing;

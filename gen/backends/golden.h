@@ -9,7 +9,9 @@
 #include "model/outputs.h"
 
 /* Prepares in `dir` a new golden trace NAME-NNNN.evtrace (NNNN one past the highest there) holding
- * every version of the model that no golden trace of `dir` holds yet; nothing if none is missing.
+ * every version of the model that no golden trace of `dir` holds yet, or every version when no
+ * golden trace of `dir` is in the container format today's writer writes (EVGEN_WIRE_FORMAT_VERSION);
+ * nothing if none is missing.
  * The trace is an output of `set`, written to its temporary file and renamed into place when the
  * caller commits the set with the command's other outputs. `*number` receives NNNN (0 when no
  * trace is needed) and `*n_versions` the event versions it holds. Returns 0, or -1 after reporting

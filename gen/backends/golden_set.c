@@ -21,6 +21,9 @@ int evgen_golden_list(const char *path, evgen_golden_set *set)
     evgen_reader *r = evgen_reader_open(path, NULL);
     if (!r)
         return -1;
+    unsigned format = evgen_reader_header(r)->format_version;
+    if (format > set->newest_format)
+        set->newest_format = format;
     evgen_event ev;
     while (evgen_reader_next(r, &ev)) {
         if (evgen_golden_holds(set, ev.info->name, ev.version))
@@ -40,4 +43,5 @@ void evgen_golden_set_free(evgen_golden_set *set)
     free(set->pairs);
     set->pairs = NULL;
     set->count = 0;
+    set->newest_format = 0;
 }

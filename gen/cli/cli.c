@@ -82,8 +82,9 @@ static const char lock_help[] =
     "\n"
     "options:\n"
     "  --lock PATH         the lock file (default: MANIFEST's path with .lock)\n"
-    "  --traces DIR        also record in DIR a golden trace of the versions DIR's traces lack, and a\n"
-    "                      snapshot of the lock beside it\n"
+    "  --traces DIR        also record in DIR a golden trace of the versions DIR's traces lack (all of\n"
+    "                      them when none of DIR's traces is in the container format this evgen\n"
+    "                      writes), and a snapshot of the lock beside it\n"
     "  --name NAME         the golden traces' name (default: the manifest's file name)\n" COMPILER_HELP COMMON_HELP;
 
 static const char gen_help[] =

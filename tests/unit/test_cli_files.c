@@ -681,6 +681,43 @@ static void test_lock_writes_all_or_none(void **state)
     free(traces);
 }
 
+/* A golden trace directory whose traces are all in an older container format (gcevents-0001, format
+ * 1): lock --traces records every version again, in the format evgen writes now; then nothing. */
+static void test_lock_records_every_version_in_a_new_format(void **state)
+{
+    fixture *f = *state;
+    char *traces = path_in(f->dir, "traces"), *old = path_in(f->dir, "traces/gcevents-0001.evtrace");
+    char *lock = path_in(f->dir, "gcevents.lock"), *fresh = path_in(f->dir, "traces/gcevents-0002.evtrace");
+    assert_int_equal(mkdir(traces, 0755), 0);
+    copy_file(GOLDEN_TRACE, old);
+    copy_file(EVGEN_SOURCE_DIR "/manifest/gcevents.lock", lock);
+    evgen_test_output r =
+        run(NULL, "lock", EVGEN_SOURCE_DIR "/manifest/gcevents.h", "--lock", lock, "--traces", traces, NULL);
+    assert_int_equal(r.status, 0);
+    char *line = evgen_test_format("evgen lock: golden trace %s: 111 event versions\n", fresh);
+    if (!strstr(r.out, line))
+        fail_msg("expected '%s' in:\n%s", line, r.out);
+    free(line);
+    evgen_test_output_free(&r);
+    evgen_test_output stats = run(NULL, "dump", "--stats", fresh, NULL);
+    assert_int_equal(stats.status, 0);
+    assert_non_null(strstr(stats.out, ", format 2,"));
+    evgen_test_output_free(&stats);
+    stats = run(NULL, "dump", "--stats", old, NULL);
+    assert_non_null(strstr(stats.out, ", format 1,"));
+    evgen_test_output_free(&stats);
+
+    r = run(NULL, "lock", EVGEN_SOURCE_DIR "/manifest/gcevents.h", "--lock", lock, "--traces", traces, NULL);
+    assert_int_equal(r.status, 0);
+    assert_null(strstr(r.out, "golden trace"));
+    evgen_test_output_free(&r);
+    assert_int_equal(count_entries(traces), 3); /* the two traces and the new one's snapshot */
+    free(traces);
+    free(old);
+    free(lock);
+    free(fresh);
+}
+
 /* ---- usage ---------------------------------------------------------------------------------------- */
 
 static void assert_usage(evgen_test_output r, const char *command, const char *message)
@@ -721,6 +758,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_gen_writes_all_or_none, setup, teardown),
         cmocka_unit_test_setup_teardown(test_gen_refuses_its_inputs, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lock_writes_all_or_none, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lock_records_every_version_in_a_new_format, setup, teardown),
         cmocka_unit_test_setup_teardown(test_contradictory_options, setup, teardown),
     };
     alarm(600); /* a last resort: nothing here may block */
