@@ -195,8 +195,9 @@ static void write_event(convert *cv, const evgen_event *ev)
         th->prev_type = EVGEN_WIRE_NO_TYPE;
     }
     uint8_t head[EVGEN_WIRE_RECORD_HEADER_MAX];
-    uint8_t *end = evgen_wire_put_record_header(head, &th->prev_type, type, (int64_t)(ev->ticks - th->prev_ticks),
+    uint8_t *end = evgen_wire_put_record_header(head, type == th->prev_type, type, (int64_t)(ev->ticks - th->prev_ticks),
                                                 raw || ev->layout->fixed_size < 0, (uint32_t)size);
+    th->prev_type = type;
     evgen_wire_buf_raw(&th->buf, head, (size_t)(end - head));
     if (raw)
         evgen_wire_buf_le32(&th->buf, ev->size);

@@ -79,7 +79,7 @@ static void take_buffer(rt_thread *t, unsigned slot, unsigned level, rt_buffer *
     evgen_stream *st = &t->pub.streams[slot][level];
     rt_stream *rs = &t->streams[slot][level];
     b->base_ticks = st->last_ts; /* the block's first delta is relative to it */
-    st->last_type = EVGEN_WIRE_NO_TYPE; /* and its first record names its type */
+    st->last_type = EVGEN_NO_TYPE; /* and its first record names its type */
     rs->block_first = st->written;
     st->end = b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE + b->capacity;
     st->pos = b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE;
@@ -168,10 +168,14 @@ static evgen_stream *reserve(const reservation *r, uint32_t *status)
     }
 }
 
+uint8_t *evgen_put_record_header_typed(uint8_t *p, uint32_t type, int64_t delta, int variable, uint32_t payload)
+{
+    return evgen_wire_put_record_header(p, 0, type, delta, variable, payload);
+}
+
 static uint8_t *record_header(const reservation *r, evgen_stream *st, uint64_t ts)
 {
-    return evgen_put_record_header(st->pos, st, (uint64_t)r->manifest->type_base + r->type, r->variable, r->payload,
-                                   ts);
+    return evgen_put_record_header(st->pos, st, r->manifest->type_base + r->type, r->variable, r->payload, ts);
 }
 
 uint8_t *evgen_emit_begin_slow(evgen_emit *em, const evgen_manifest_desc *manifest, uint32_t type, int variable,

@@ -104,7 +104,7 @@ void evgen_rt_thread_join(rt_thread *t, evgen_session *s)
         evgen_stream *st = &t->pub.streams[slot][d];
         st->pos = st->end = NULL;
         st->last_ts = s->start_ticks;
-        st->last_type = EVGEN_WIRE_NO_TYPE;
+        st->last_type = EVGEN_NO_TYPE;
         st->written = 0;
         __atomic_store_n(&st->claimed, 0, __ATOMIC_RELAXED);
         st->max_payload = s->opt.max_payload;

@@ -37,6 +37,8 @@ extern "C" {
 
 /* The most bytes a record header takes (evgen/wire_format.h). */
 #define EVGEN_MAX_RECORD_HEADER EVGEN_WIRE_RECORD_HEADER_MAX
+/* A stream's last_type before the first record of its buffer: no type is this large. */
+#define EVGEN_NO_TYPE UINT32_MAX
 
 /* Sessions open at once: one bit each in a manifest's `enabled` bytes. */
 #define EVGEN_MAX_SESSIONS 8u
@@ -51,11 +53,11 @@ typedef struct evgen_stream {
     uint8_t *pos;          /* next free byte of the buffer (NULL: no buffer) */
     uint8_t *end;          /* end of the buffer */
     uint64_t last_ts;      /* timestamp of the stream's previous record */
-    uint64_t last_type;    /* type of the buffer's previous record (EVGEN_WIRE_NO_TYPE: none yet) */
     uint64_t written;      /* records committed in this session */
     uint32_t claimed;      /* set by a flusher: the next emit takes the slow path */
     uint32_t max_payload;  /* the session's limit */
     uint32_t clock_is_tsc; /* the session's clock */
+    uint32_t last_type;    /* type of the buffer's previous record (EVGEN_NO_TYPE: none yet) */
 } evgen_stream;
 
 /* A thread's state; the runtime keeps more after it. */
@@ -110,14 +112,21 @@ static inline uint64_t evgen_now(const evgen_stream *st)
     return evgen_clock_monotonic();
 }
 
+/* A record header that names its type (out of line: once per buffer, and after a type change). */
+uint8_t *evgen_put_record_header_typed(uint8_t *p, uint32_t type, int64_t delta, int variable, uint32_t payload);
+
 /* The record header (evgen/wire_format.h), with the delta from the stream's previous record and
- * its type. The one place the fast and slow paths write it. */
-static inline uint8_t *evgen_put_record_header(uint8_t *p, evgen_stream *st, uint64_t type, int variable,
+ * its type. The one place the fast and slow paths write it. A repeated type, the common case,
+ * stays inline; the other form is a call, which keeps the fast path's registers free. */
+static inline uint8_t *evgen_put_record_header(uint8_t *p, evgen_stream *st, uint32_t type, int variable,
                                                uint32_t payload, uint64_t ts)
 {
-    p = evgen_wire_put_record_header(p, &st->last_type, type, (int64_t)(ts - st->last_ts), variable, payload);
+    int64_t delta = (int64_t)(ts - st->last_ts);
     st->last_ts = ts;
-    return p;
+    if (EVGEN_LIKELY(type == st->last_type && delta >= 0))
+        return evgen_wire_put_record_header(p, 1, type, delta, variable, payload);
+    st->last_type = type;
+    return evgen_put_record_header_typed(p, type, delta, variable, payload);
 }
 
 static inline uint8_t *evgen_emit_begin(evgen_emit *em, const evgen_manifest_desc *manifest, uint32_t type,
@@ -135,8 +144,7 @@ static inline uint8_t *evgen_emit_begin(evgen_emit *em, const evgen_manifest_des
             if (EVGEN_LIKELY(sessions != 0 && !__atomic_load_n(&st->claimed, __ATOMIC_ACQUIRE) && payload <= st->max_payload &&
                              (size_t)(st->end - st->pos) >= (size_t)payload + EVGEN_MAX_RECORD_HEADER)) {
                 uint64_t ts = evgen_now(st);
-                uint8_t *p = evgen_put_record_header(st->pos, st, (uint64_t)manifest->type_base + type, variable,
-                                                     payload, ts);
+                uint8_t *p = evgen_put_record_header(st->pos, st, manifest->type_base + type, variable, payload, ts);
                 em->thread = t;
                 em->stream = st;
                 em->depth = d;

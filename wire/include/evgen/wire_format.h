@@ -105,22 +105,22 @@ int evgen_wire_block_header_events_fields_zero(const evgen_wire_block_header *bh
 /* A record's type before the first record of a block (no type is this large). */
 #define EVGEN_WIRE_NO_TYPE UINT64_MAX
 
-/* Writes a format-2 record header at `p`, given the type of the block's previous record in
- * *last_type (EVGEN_WIRE_NO_TYPE before the first), which it updates. Its head is one varint:
- * - odd: the record has the previous record's type and head >> 1 is its delta (>= 0), so a run of
- *   one event costs one byte of header for deltas below 64 ticks, two below 8192;
- * - even: head >> 1 is the type, and a zigzag varint delta follows.
+/* Writes a format-2 record header at `p`. `same_type`: the record has the type of the block's
+ * previous record (never for a block's first). Its head is one varint:
+ * - odd: the record repeats the previous record's type and head >> 1 is its delta (>= 0), so a run
+ *   of one event costs one byte of header for deltas below 64 ticks, two below 8192;
+ * - even: head >> 1 is the type, and a zigzag varint delta follows (another type, or a negative
+ *   delta).
  * The delta is in ticks from the previous record of the block (the first: from base_ticks). Then
  * the payload size if the type is variable. Returns the byte after it, where the payload goes. */
-static inline uint8_t *evgen_wire_put_record_header(uint8_t *p, uint64_t *last_type, uint64_t type, int64_t delta,
+static inline uint8_t *evgen_wire_put_record_header(uint8_t *p, int same_type, uint64_t type, int64_t delta,
                                                     int variable, uint32_t payload_size)
 {
-    if (type == *last_type && delta >= 0) {
+    if (same_type && delta >= 0) {
         p = evgen_wire_put_varint(p, (uint64_t)delta << 1 | 1u);
     } else {
         p = evgen_wire_put_varint(p, type << 1);
         p = evgen_wire_put_varint(p, evgen_wire_zigzag(delta));
-        *last_type = type;
     }
     if (variable)
         p = evgen_wire_put_varint(p, payload_size);
