@@ -394,18 +394,36 @@ static void put_line_head(dumper *d, const evgen_event *ev, const rd_version *v)
         return;
     }
     json_writer *w = &d->jw;
-    jw_begin_object(w);
-    jw_key_rendered(w, key_timestamp, strlen(key_timestamp));
-    jw_u64(w, ev->timestamp_ns);
-    jw_key_rendered(w, key_thread, strlen(key_thread));
-    jw_u64(w, ev->thread_id);
     if (ev->stream) { /* an event of a signal handler's nested stream; most have none */
+        jw_begin_object(w);
+        jw_key_rendered(w, key_timestamp, strlen(key_timestamp));
+        jw_u64(w, ev->timestamp_ns);
+        jw_key_rendered(w, key_thread, strlen(key_thread));
+        jw_u64(w, ev->thread_id);
         jw_key_rendered(w, key_stream, strlen(key_stream));
         jw_u64(w, ev->stream);
+        jw_members_rendered(w, d->head[v->serial], d->head_len[v->serial]);
+        jw_key_rendered(w, key_fields, strlen(key_fields));
+        jw_begin_object(w);
+        return;
     }
-    jw_members_rendered(w, d->head[v->serial], d->head_len[v->serial]);
-    jw_key_rendered(w, key_fields, strlen(key_fields));
-    jw_begin_object(w);
+    /* The same at once, as the calls above would write it and leave the writer: a line's value at
+     * the top level, its members begun, "fields" open and empty. */
+    static const char open[] = "{\"timestamp_ns\":", thread[] = ",\"thread\":";
+    char *at = room(o, ROOM);
+    memcpy(at, open, sizeof open - 1);
+    at = fmt_u64(at + sizeof open - 1, ev->timestamp_ns);
+    memcpy(at, thread, sizeof thread - 1);
+    o->p = fmt_u64(at + sizeof thread - 1, ev->thread_id);
+    putc_(o, ',');
+    put_rendered(o, d->head[v->serial], d->head_len[v->serial]);
+    static const char fields[32] = ",\"fields\":{"; /* put_rendered reads whole 16-byte steps */
+    put_rendered(o, fields, strlen(fields));
+    w->depth = 2;
+    w->has_item[1] = 1;
+    w->is_array[1] = 0;
+    w->has_item[2] = 0;
+    w->is_array[2] = 0;
 }
 
 /* The event's stack, innermost first, as hex instruction pointers (JSON strings, as pointers are). */
