@@ -403,8 +403,8 @@ static void test_record_header_runs(void **state)
     const uint8_t *p = buf;
     uint64_t get_last = EVGEN_WIRE_NO_TYPE;
     for (size_t i = 0; i < n; i++) {
-        uint64_t type, size;
-        int64_t delta;
+        uint64_t type = 0, size = 0;
+        int64_t delta = 0;
         assert_int_equal(evgen_wire_get_record_head(&p, w, 2, &get_last, &type, &delta), 0);
         assert_true(type == records[i].type && delta == records[i].delta);
         if (records[i].variable) {
@@ -416,8 +416,8 @@ static void test_record_header_runs(void **state)
 
     /* A block's first record cannot repeat a type; a head cut short is a bad varint. */
     const uint8_t repeat[] = {0x01}, cut[] = {0x0e, 0x80};
-    uint64_t type, last = EVGEN_WIRE_NO_TYPE;
-    int64_t delta;
+    uint64_t type = 0, last = EVGEN_WIRE_NO_TYPE;
+    int64_t delta = 0;
     p = repeat;
     assert_int_equal(evgen_wire_get_record_head(&p, repeat + 1, 2, &last, &type, &delta), -2);
     p = cut;
