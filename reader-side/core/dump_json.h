@@ -108,16 +108,6 @@ static inline void jw_key_rendered(json_writer *w, const char *text, size_t len)
     put_rendered(w->o, text, len);
 }
 
-/* The separator before a member the caller writes itself at `at` (dump_out.h's room_at and
- * put_rendered_at, a key rendered at setup, then one value): where the key goes. */
-static inline char *jw_member_at(json_writer *w, char *at)
-{
-    if (w->has_item[w->depth])
-        *at++ = ',';
-    w->has_item[w->depth] = 1;
-    return at;
-}
-
 /* One or more whole members rendered at setup by a jw_init_members writer. */
 static inline void jw_members_rendered(json_writer *w, const char *text, size_t len)
 {

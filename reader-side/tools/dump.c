@@ -261,7 +261,8 @@ static int prepare_version(dumper *d, const rd_version *v)
     for (uint32_t f = 0; f < n; f++) {
         if (render_begin(d, &saved, 6 * strlen(v->pub->fields[f].name) + ROOM) != 0)
             return -1;
-        if (d->json) { /* a key alone, replayed with jw_key_rendered */
+        if (d->json) { /* the comma a field after the first needs, then its key (json_key below) */
+            putc_(&d->o, ',');
             put_json_string(&d->o, v->pub->fields[f].name);
             putc_(&d->o, ':');
         } else {
@@ -278,8 +279,10 @@ static int prepare_version(dumper *d, const rd_version *v)
     for (uint32_t f = 0; f < n; f++) {
         const evgen_trace_field *fd = &v->pub->fields[f];
         const rd_field *pl = &v->plan[f];
-        ops[f].key = d->prefix[serial][f];
-        ops[f].key_len = (uint32_t)d->prefix_len[serial][f];
+        /* JSON: field 0 is always a line's first member of "fields", the others never are */
+        size_t skip = d->json && f == 0;
+        ops[f].key = d->prefix[serial][f] + skip;
+        ops[f].key_len = (uint32_t)(d->prefix_len[serial][f] - skip);
         if (pl->after == 0 && pl->step == RD_STEP_FIXED && pl->size <= 8 && pl->delta <= UINT32_MAX - 8 &&
             !fd->is_array && fd->enum_index < 0 && evgen_wire_kind_class(fd->kind) == EVGEN_WIRE_CLASS_UNSIGNED &&
             ops[f].key_len <= 64) {
@@ -536,7 +539,7 @@ static void put_line_end(dumper *d, const evgen_event *ev, const rd_version *v, 
         jw_begin_object(w);
         for (size_t i = 0; i < d->n_names; i++) { /* keyed by the field's own rendered key */
             uint32_t f = d->name_fields[i];
-            jw_key_rendered(w, d->prefix[v->serial][f], d->prefix_len[v->serial][f]);
+            jw_key_rendered(w, d->prefix[v->serial][f] + 1, d->prefix_len[v->serial][f] - 1); /* no comma */
             jw_string(w, d->names[i]);
         }
         jw_end(w);
@@ -585,9 +588,7 @@ static void dump_event(dumper *d, const evgen_event *ev)
         if (op->size) { /* the common case (dump_op) */
             if (op->end > ev->size)
                 break; /* the payload ends before it */
-            w = room_at(o, w, 2 + 80 + ROOM);
-            if (d->json)
-                w = jw_member_at(&d->jw, w);
+            w = room_at(o, w, 80 + ROOM);
             /* 32 or 64 bytes of the rendered buffer at once: no loop whose exit is mispredicted */
             memcpy(w, op->key, 32);
             if (op->key_len > 32)
@@ -606,9 +607,6 @@ static void dump_event(dumper *d, const evgen_event *ev)
             break;
         }
         end = off + size;
-        w = room_at(o, w, 2); /* the comma */
-        if (d->json)
-            w = jw_member_at(&d->jw, w);
         w = put_rendered_at(o, w, op->key, op->key_len);
         const evgen_trace_field *fd = &ev->layout->fields[f];
         if (!fd->is_array && fd->enum_index < 0 &&
@@ -622,6 +620,8 @@ static void dump_event(dumper *d, const evgen_event *ev)
         }
     }
     o->p = w;
+    if (d->json && f > 0) /* the members written carry their commas: the writer learns of them */
+        d->jw.has_item[d->jw.depth] = 1;
     if (f == n && end < ev->size)
         put_raw(d, ev, end);
     put_line_end(d, ev, v, f, n);
