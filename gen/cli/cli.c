@@ -129,6 +129,8 @@ static const char convert_help[] =
     "cannot be written; 2: usage.\n"
     "\n"
     "options:\n"
+    "  --format-version N write OUT in .evtrace format N: 2, the newest (default), or 1, which every\n"
+    "                     evgen reads (docs/format.md, \"Versions\")\n"
     "  -h, --help         this text\n";
 
 static const char export_help[] =
@@ -229,6 +231,7 @@ enum {
     OPT_MANIFEST,
     OPT_SQL,
     OPT_NO_PROGRESS,
+    OPT_FORMAT_VERSION,
     OPT_EXPORTER /* + the exporter's index */
 };
 
@@ -501,19 +504,31 @@ static int take_convert_operand(evgen_trace_cli *t, const char *arg)
     return 1;
 }
 
+/* convert --format-version N: 1, or 2 after a usage error. */
+static int take_format_version(evgen_trace_cli *t, const char *arg)
+{
+    if ((arg[0] == '1' || arg[0] == '2') && arg[1] == '\0') {
+        t->format_version = (unsigned)(arg[0] - '0');
+        return 1;
+    }
+    return evgen_cli_usage_error("convert", "--format-version takes 1 or 2, not '%s'", arg);
+}
+
 int evgen_cli_parse_convert(int argc, char **argv, evgen_trace_cli *t)
 {
     trace_cli_init(t, argc);
-    struct option options[N_TRACE_MANIFEST_OPTIONS + 1];
+    struct option options[N_TRACE_MANIFEST_OPTIONS + 2];
     memcpy(options, trace_manifest_options, sizeof trace_manifest_options);
-    memset(&options[N_TRACE_MANIFEST_OPTIONS], 0, sizeof options[0]);
+    options[N_TRACE_MANIFEST_OPTIONS] = (struct option){"format-version", required_argument, NULL, OPT_FORMAT_VERSION};
+    memset(&options[N_TRACE_MANIFEST_OPTIONS + 1], 0, sizeof options[0]);
     int status = EVGEN_CLI_RUN, opt;
     optind = 0;
     opterr = 0;
     while (status == EVGEN_CLI_RUN && (opt = getopt_long(argc, argv, "-:hVI:D:U:", options, NULL)) != -1) {
-        int taken = opt == 1                    ? take_convert_operand(t, optarg)
-                    : opt == '?' || opt == ':' ? 0
-                                               : take_trace_option(t, "convert", opt, optarg);
+        int taken = opt == 1                      ? take_convert_operand(t, optarg)
+                    : opt == OPT_FORMAT_VERSION ? take_format_version(t, optarg)
+                    : opt == '?' || opt == ':'  ? 0
+                                                : take_trace_option(t, "convert", opt, optarg);
         if (taken == 0)
             status = evgen_cli_option_error("convert", opt, argv);
         else if (taken == 2)

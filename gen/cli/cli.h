@@ -60,7 +60,8 @@ void evgen_cli_free(evgen_cli *c);
 typedef struct evgen_trace_cli {
     const char **paths, **clang_args;
     size_t n_paths, n_clang_args;
-    const char *in, *out; /* convert's operands */
+    const char *in, *out;    /* convert's operands */
+    unsigned format_version; /* convert --format-version (0: the newest) */
     bool help, version;
     /* export's: the exporter its --NAME option chose (evgen/export.h), that option's value, the
      * traces, --no-progress */

@@ -300,8 +300,9 @@ static int run_convert(int argc, char **argv)
         status = load_trace_manifests(&t, t.in, &manifests, &n_manifests);
         evgen_reader_options options = {manifests, n_manifests};
         if (status == EXIT_OK)
-            status = evgen_convert_with(t.in, t.out, &options, t.paths, t.n_paths, stderr) == 0 ? EXIT_OK
-                                                                                                : EXIT_ERRORS;
+            status = evgen_convert_format(t.in, t.out, &options, t.format_version, t.paths, t.n_paths, stderr) == 0
+                         ? EXIT_OK
+                         : EXIT_ERRORS;
     }
     evgen_trace_manifests_free(manifests, n_manifests);
     evgen_trace_cli_free(&t);

@@ -45,6 +45,7 @@ typedef struct convert {
     int write_errno; /* the first write error */
     int oom;
     uint64_t too_large; /* the offset + 1 of an event no block can hold, or 0 */
+    unsigned format_version; /* of the output: its file header and record framing */
     evgen_progress progress; /* over both passes */
 } convert;
 
@@ -61,6 +62,7 @@ static void write_file_header(convert *cv)
     const evgen_trace_header *in = evgen_reader_header(cv->rd);
     evgen_wire_file_header fh;
     memset(&fh, 0, sizeof fh);
+    fh.format_version = (uint16_t)cv->format_version;
     fh.pointer_size = in->pointer_size;
     /* .evtrace knows two clocks; any other ticks at clock_frequency (a .nettrace file's
      * QueryPerformanceCounter) are a counter read as the TSC is. */
@@ -195,8 +197,11 @@ static void write_event(convert *cv, const evgen_event *ev)
         th->prev_type = EVGEN_WIRE_NO_TYPE;
     }
     uint8_t head[EVGEN_WIRE_RECORD_HEADER_MAX];
-    uint8_t *end = evgen_wire_put_record_header(head, type == th->prev_type, type, (int64_t)(ev->ticks - th->prev_ticks),
-                                                raw || ev->layout->fixed_size < 0, (uint32_t)size);
+    int64_t delta = (int64_t)(ev->ticks - th->prev_ticks);
+    int variable = raw || ev->layout->fixed_size < 0;
+    uint8_t *end = cv->format_version < 2
+                       ? evgen_wire_put_record_header_format1(head, type, delta, variable, (uint32_t)size)
+                       : evgen_wire_put_record_header(head, type == th->prev_type, type, delta, variable, (uint32_t)size);
     th->prev_type = type;
     evgen_wire_buf_raw(&th->buf, head, (size_t)(end - head));
     if (raw)
@@ -285,8 +290,20 @@ int evgen_convert(const char *in, const char *out, const evgen_reader_options *o
 int evgen_convert_with(const char *in, const char *out, const evgen_reader_options *options,
                        const char *const *also_read, size_t n_also_read, FILE *err)
 {
+    return evgen_convert_format(in, out, options, 0, also_read, n_also_read, err);
+}
+
+int evgen_convert_format(const char *in, const char *out, const evgen_reader_options *options, unsigned format_version,
+                         const char *const *also_read, size_t n_also_read, FILE *err)
+{
     convert cv;
     memset(&cv, 0, sizeof cv);
+    cv.format_version = format_version ? format_version : EVGEN_WIRE_FORMAT_VERSION;
+    if (cv.format_version < EVGEN_WIRE_FORMAT_VERSION_OLDEST || cv.format_version > EVGEN_WIRE_FORMAT_VERSION) {
+        say(err, "%s: cannot write .evtrace format %u (this evgen writes %u to %u)", out, format_version,
+            EVGEN_WIRE_FORMAT_VERSION_OLDEST, EVGEN_WIRE_FORMAT_VERSION);
+        return 1;
+    }
     /* OUT first (evgen/files.h): refused before anything is read if it is an input or not a
      * regular file; else a temporary file beside what it replaces. */
     const char **inputs = calloc(n_also_read + 1, sizeof *inputs);

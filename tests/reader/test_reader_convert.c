@@ -320,6 +320,7 @@ static uint64_t varint(const uint8_t **p)
 
 typedef struct layout {
     size_t n_metadata, n_events_blocks, largest_payload;
+    unsigned format_version;
     const uint8_t *metadata[8]; /* payloads of the metadata blocks */
     size_t metadata_size[8];
     uint64_t end_written;
@@ -334,7 +335,8 @@ static layout walk(const uint8_t *d, size_t size)
     memset(&l, 0, sizeof l);
     assert_true(size >= 48);
     assert_memory_equal(d, "EVTRACE\0", 8);
-    assert_int_equal(le(d + 8, 2), 2);
+    l.format_version = (unsigned)le(d + 8, 2);
+    assert_true(l.format_version == 1 || l.format_version == 2);
     assert_int_equal(le(d + 44, 4), crc32c_bitwise(0, d, 44));
     uint64_t start_ticks = le(d + 24, 8);
     uint64_t tids[64];
@@ -468,6 +470,7 @@ static void test_real_trace(void **state)
     size_t size;
     uint8_t *data = read_file(out, &size);
     layout l = walk(data, size);
+    assert_int_equal(l.format_version, 2);
     assert_int_equal(l.end_written, TRACE_EVENTS);
     /* gcevents' block: its original bytes, first_type 0; then the "nettrace" block. */
     assert_int_equal(l.n_metadata, 2);
@@ -1023,6 +1026,12 @@ static void test_command(void **state)
     const char *help[] = {EVGEN_EXE, "convert", "--help", NULL};
     assert_int_equal(rh_run(help, &out_text, NULL, &err_text), 0);
     assert_non_null(strstr(out_text, "--manifest FILE"));
+    assert_non_null(strstr(out_text, "--format-version N"));
+    free(out_text);
+    free(err_text);
+    const char *bad_version[] = {EVGEN_EXE, "convert", "in.nettrace", "out.evtrace", "--format-version", "3", NULL};
+    assert_int_equal(rh_run(bad_version, &out_text, NULL, &err_text), 2);
+    assert_non_null(strstr(err_text, "evgen convert: --format-version takes 1 or 2, not '3'"));
     free(out_text);
     free(err_text);
     const char *top[] = {EVGEN_EXE, "--help", NULL};
@@ -1045,6 +1054,22 @@ static void test_command(void **state)
     uint8_t *a = read_file(lib, &a_size), *b = read_file(cli, &b_size);
     assert_int_equal(a_size, b_size);
     assert_memory_equal(a, b, a_size);
+    free(b);
+    /* --format-version 1 writes what evgen_convert_format(..., 1, ...) does */
+    char *lib1 = evgen_test_format("%s/lib1.evtrace", f->dir), *cli1 = evgen_test_format("%s/cli1.evtrace", f->dir);
+    assert_int_equal(evgen_convert_format(f->trace, lib1, &with_gcevents, 1, NULL, 0, stderr), 0);
+    const char *run1[] = {EVGEN_EXE, "convert", "--format-version", "1", f->trace, cli1, NULL};
+    assert_int_equal(rh_run(run1, &out_text, NULL, &err_text), 0);
+    free(out_text);
+    free(err_text);
+    uint8_t *c = read_file(lib1, &a_size);
+    b = read_file(cli1, &b_size);
+    assert_int_equal(a_size, b_size);
+    assert_memory_equal(c, b, a_size);
+    assert_int_equal(le(b + 8, 2), 1);
+    free(c);
+    free(lib1);
+    free(cli1);
 
     free(a);
     size_t size;
@@ -1066,11 +1091,55 @@ static void test_command(void **state)
     free(lib);
 }
 
+/* --format-version 1: the same events framed as every older reader reads them (a type and a delta
+ * per record), a larger file; the same metadata and blocks otherwise. A version no evgen writes is
+ * refused before anything is read or created. */
+static void test_format_version_1(void **state)
+{
+    fixture *f = *state;
+    NEED_TRACE(f);
+    char *out1 = evgen_test_format("%s/format1.evtrace", f->dir), *out2 = evgen_test_format("%s/format2.evtrace", f->dir);
+    assert_int_equal(evgen_convert_format(f->trace, out1, &with_gcevents, 1, NULL, 0, stderr), 0);
+    assert_int_equal(evgen_convert_format(f->trace, out2, &with_gcevents, 0, NULL, 0, stderr), 0);
+    comparison c = compare_events(f->trace, &with_gcevents, out1);
+    assert_int_equal(c.events, TRACE_EVENTS);
+    size_t size1, size2;
+    uint8_t *data1 = read_file(out1, &size1), *data2 = read_file(out2, &size2);
+    layout l1 = walk(data1, size1), l2 = walk(data2, size2);
+    assert_int_equal(l1.format_version, 1);
+    assert_int_equal(l2.format_version, 2);
+    assert_int_equal(l1.n_events_blocks, l2.n_events_blocks);
+    assert_int_equal(l1.end_written, TRACE_EVENTS);
+    assert_true(size1 > size2); /* format 1 spends a type on every record */
+    evgen_reader *r1 = evgen_reader_open(out1, NULL);
+    assert_non_null(r1);
+    assert_int_equal(evgen_reader_header(r1)->format_version, 1);
+    assert_int_equal(evgen_reader_status(r1, NULL), EVGEN_READ_OK);
+    evgen_reader_close(r1);
+
+    char *out3 = evgen_test_format("%s/format3.evtrace", f->dir);
+    FILE *err = tmpfile();
+    assert_non_null(err);
+    assert_int_equal(evgen_convert_format(f->trace, out3, &with_gcevents, 3, NULL, 0, err), 1);
+    char text[200] = {0};
+    rewind(err);
+    assert_true(fread(text, 1, sizeof text - 1, err) > 0);
+    fclose(err);
+    assert_non_null(strstr(text, "cannot write .evtrace format 3 (this evgen writes 1 to 2)"));
+    assert_false(evgen_test_exists(out3));
+    free(data1);
+    free(data2);
+    free(out1);
+    free(out2);
+    free(out3);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_real_trace),
         cmocka_unit_test(test_real_trace_unbound),
+        cmocka_unit_test(test_format_version_1),
         cmocka_unit_test(test_bound_raw),
         cmocka_unit_test(test_pointer4_struct_arrays),
         cmocka_unit_test(test_evtrace_drops),

@@ -33,7 +33,7 @@ void evgen_wire_put_file_header(uint8_t out[EVGEN_WIRE_FILE_HEADER_SIZE], const 
 {
     memset(out, 0, EVGEN_WIRE_FILE_HEADER_SIZE);
     memcpy(out, EVGEN_WIRE_FILE_MAGIC, EVGEN_WIRE_FILE_MAGIC_SIZE);
-    evgen_wire_put_le16(out + EVGEN_WIRE_FH_VERSION, EVGEN_WIRE_FORMAT_VERSION);
+    evgen_wire_put_le16(out + EVGEN_WIRE_FH_VERSION, fh->format_version ? fh->format_version : EVGEN_WIRE_FORMAT_VERSION);
     evgen_wire_put_le16(out + EVGEN_WIRE_FH_HEADER_SIZE, EVGEN_WIRE_FILE_HEADER_SIZE);
     out[EVGEN_WIRE_FH_POINTER_SIZE] = fh->pointer_size;
     out[EVGEN_WIRE_FH_CLOCK_KIND] = fh->clock_kind;

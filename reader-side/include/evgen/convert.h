@@ -37,6 +37,14 @@ int evgen_convert(const char *in, const char *out, const evgen_reader_options *o
 int evgen_convert_with(const char *in, const char *out, const evgen_reader_options *options,
                        const char *const *also_read, size_t n_also_read, FILE *err);
 
+/* evgen_convert_with, writing `out` in .evtrace format `format_version` (docs/format.md,
+ * "Versions"): 0 for the newest this evgen writes (what evgen_convert writes), or an older one, for
+ * readers of older evgen versions (format 1: every evgen; 2: evgen 0.2 on). Another version is
+ * refused: "OUT: cannot write .evtrace format N (this evgen writes 1 to 2)", nothing read or
+ * created. */
+int evgen_convert_format(const char *in, const char *out, const evgen_reader_options *options, unsigned format_version,
+                         const char *const *also_read, size_t n_also_read, FILE *err);
+
 #ifdef __cplusplus
 }
 #endif

@@ -46,8 +46,9 @@ typedef struct evgen_wire_file_header {
     uint32_t crc; /* decoded: as stored */
 } evgen_wire_file_header;
 
-/* Writes the 48 bytes of a file header (magic, EVGEN_WIRE_FORMAT_VERSION, size 48 and the crc
- * filled in; format_version, header_size and crc of `fh` are ignored). */
+/* Writes the 48 bytes of a file header (magic, size 48 and the crc filled in; header_size and crc
+ * of `fh` are ignored). Its format_version: `fh`'s, or EVGEN_WIRE_FORMAT_VERSION when that is 0 (a
+ * writer of an older version frames its records with that version's functions below). */
 void evgen_wire_put_file_header(uint8_t out[EVGEN_WIRE_FILE_HEADER_SIZE], const evgen_wire_file_header *fh);
 /* Decodes the fields of a file header's 48 bytes, as stored; checks nothing. */
 void evgen_wire_get_file_header(const uint8_t in[EVGEN_WIRE_FILE_HEADER_SIZE], evgen_wire_file_header *fh);
@@ -122,6 +123,18 @@ static inline uint8_t *evgen_wire_put_record_header(uint8_t *p, int same_type, u
         p = evgen_wire_put_varint(p, type << 1);
         p = evgen_wire_put_varint(p, evgen_wire_zigzag(delta));
     }
+    if (variable)
+        p = evgen_wire_put_varint(p, payload_size);
+    return p;
+}
+
+/* Writes a format-1 record header at `p` (a varint type, a zigzag delta, the size if variable):
+ * for a trace that readers older than format 2 must read (evgen convert --format-version 1). */
+static inline uint8_t *evgen_wire_put_record_header_format1(uint8_t *p, uint64_t type, int64_t delta, int variable,
+                                                            uint32_t payload_size)
+{
+    p = evgen_wire_put_varint(p, type);
+    p = evgen_wire_put_varint(p, evgen_wire_zigzag(delta));
     if (variable)
         p = evgen_wire_put_varint(p, payload_size);
     return p;
