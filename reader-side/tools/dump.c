@@ -356,10 +356,18 @@ static int prepare(dumper *d)
     return 0;
 }
 
-/* Keys of every JSON line, zero-padded for put_rendered's 16-byte steps. */
-static const char key_timestamp[32] = "\"timestamp_ns\":", key_thread[32] = "\"thread\":",
-                  key_stream[32] = "\"stream\":", key_fields[32] = "\"fields\":", key_raw[32] = "\"raw\":",
+/* Keys of every JSON line, zero-padded for put_rendered's 16-byte steps; those of a line's head
+ * (put_line_head) with the punctuation before them. */
+static const char key_timestamp[32] = "{\"timestamp_ns\":", key_thread[32] = ",\"thread\":",
+                  key_stream[32] = ",\"stream\":", key_fields[32] = ",\"fields\":{", key_raw[32] = "\"raw\":",
                   key_names[32] = "\"names\":";
+
+/* Copies a 32-byte key at `w` (room for 32) and returns the byte after the key itself. */
+static char *put_key_at(char *w, const char key[32])
+{
+    memcpy(w, key, 32);
+    return w + strlen(key);
+}
 
 /* Payload bytes from `off` on, in hex: the member "raw" of "fields" (JSON) or raw=… (text). What
  * no field describes is printed this way in every path, so nothing is hidden: the payload of an
@@ -396,32 +404,18 @@ static void put_line_head(dumper *d, const evgen_event *ev, const rd_version *v)
         put_rendered(o, d->head[v->serial], d->head_len[v->serial]);
         return;
     }
-    json_writer *w = &d->jw;
-    if (ev->stream) { /* an event of a signal handler's nested stream; most have none */
-        jw_begin_object(w);
-        jw_key_rendered(w, key_timestamp, strlen(key_timestamp));
-        jw_u64(w, ev->timestamp_ns);
-        jw_key_rendered(w, key_thread, strlen(key_thread));
-        jw_u64(w, ev->thread_id);
-        jw_key_rendered(w, key_stream, strlen(key_stream));
-        jw_u64(w, ev->stream);
-        jw_members_rendered(w, d->head[v->serial], d->head_len[v->serial]);
-        jw_key_rendered(w, key_fields, strlen(key_fields));
-        jw_begin_object(w);
-        return;
-    }
-    /* The same at once, as the calls above would write it and leave the writer: a line's value at
-     * the top level, its members begun, "fields" open and empty. */
-    static const char open[] = "{\"timestamp_ns\":", thread[] = ",\"thread\":";
-    char *at = room(o, ROOM);
-    memcpy(at, open, sizeof open - 1);
-    at = fmt_u64(at + sizeof open - 1, ev->timestamp_ns);
-    memcpy(at, thread, sizeof thread - 1);
-    o->p = fmt_u64(at + sizeof thread - 1, ev->thread_id);
-    putc_(o, ',');
+    /* Written at once, as a line's value at the top level, its members begun, "fields" open and
+     * empty: the writer is left as its calls would have left it. */
+    char *at = room(o, ROOM); /* three keys and three numbers */
+    at = fmt_u64(put_key_at(at, key_timestamp), ev->timestamp_ns);
+    at = fmt_u64(put_key_at(at, key_thread), ev->thread_id);
+    if (ev->stream) /* an event of a signal handler's nested stream; most have none */
+        at = fmt_u64(put_key_at(at, key_stream), ev->stream);
+    *at++ = ',';
+    o->p = at;
     put_rendered(o, d->head[v->serial], d->head_len[v->serial]);
-    static const char fields[32] = ",\"fields\":{"; /* put_rendered reads whole 16-byte steps */
-    put_rendered(o, fields, strlen(fields));
+    put_rendered(o, key_fields, strlen(key_fields));
+    json_writer *w = &d->jw;
     w->depth = 2;
     w->has_item[1] = 1;
     w->is_array[1] = 0;
