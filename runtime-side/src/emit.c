@@ -58,6 +58,7 @@ static void raise_depth(const reservation *r)
 static void wait_for_buffer(const reservation *r, evgen_session *s)
 {
     __atomic_fetch_add(&s->waiters, 1, __ATOMIC_ACQ_REL);
+    evgen_rt_writer_nudge(s);
     lower_depth(r);
     uint32_t gen = __atomic_load_n(&evgen_rt.pool_gen, __ATOMIC_ACQUIRE);
     if (__atomic_load_n(&s->n_free, __ATOMIC_ACQUIRE) == 0 && __atomic_load_n(&s->state, __ATOMIC_ACQUIRE) == RT_OPEN) {
@@ -159,6 +160,7 @@ static evgen_stream *reserve(const reservation *r, uint32_t *status)
         if (r->wait == WAIT_WRITER) {
             uint32_t gen = __atomic_load_n(&evgen_rt.pool_gen, __ATOMIC_ACQUIRE);
             __atomic_fetch_add(&s->waiters, 1, __ATOMIC_ACQ_REL);
+            evgen_rt_writer_nudge(s);
             if (__atomic_load_n(&s->n_free, __ATOMIC_ACQUIRE) == 0)
                 evgen_rt_futex_wait(&evgen_rt.pool_gen, gen, 100);
             __atomic_fetch_sub(&s->waiters, 1, __ATOMIC_ACQ_REL);

@@ -25,8 +25,11 @@ static void child(void)
         evgen_rt.slots[slot] = NULL;
         evgen_rt.unattributed[slot] = 0;
         /* Leaked on purpose: its buffers belong to threads that do not exist here. */
-        if (s && s->sink == RT_SINK_FILE)
+        if (s && s->sink == RT_SINK_FILE) {
             close(s->fd);
+            if (s->dio_fd >= 0)
+                close(s->dio_fd);
+        }
     }
     evgen_rt.slots_taken = 0;
     evgen_rt.pool_gen = 0;

@@ -27,6 +27,7 @@ typedef struct rt_buffer {
     uint8_t type;      /* EVGEN_RT_BLOCK_*, or RT_BLOCK_FORGET */
     uint8_t pooled;    /* back to the session's pool once written; else free()d */
     uint8_t stream;    /* events: the nesting level of the stream that filled it */
+    uint8_t framed;    /* its header (and crc) already written: by the emitter that sealed it */
     uint32_t taken;    /* pooled: 1 while a stream or the writer has it (atomic) */
     uint32_t sequence, event_count, dropped;
     uint64_t thread_id, base_ticks;
@@ -108,6 +109,7 @@ struct evgen_session {
     uint64_t start_ticks, frequency;
     int clock_is_tsc;
     int emitters_write; /* a top emit writes its own full buffer (direct.c) */
+    int frame_at_seal;  /* EVGEN_BLOCK_WRITER_DIRECT_IO: whoever seals a block checksums it (quiesce.c) */
     uint64_t file_end;  /* file sink: bytes of the file reserved so far (atomic, sink.c) */
 
     /* The pool: lock-free (writer.c). */
@@ -128,6 +130,11 @@ struct evgen_session {
     uint64_t error_offset; /* file sink: the place of the first block the sink failed to take (atomic
                             * minimum; UINT64_MAX: none): blocks placed before it are still written */
     pthread_t writer;
+    struct rt_dio *dio; /* EVGEN_BLOCK_WRITER_DIRECT_IO file sessions: the writer's state (writer_dio.c) */
+    int dio_fd;         /* the file opened with O_DIRECT, or -1 */
+    uint32_t flush_req; /* a flush or close wants every block in the file now (atomic adds) */
+    uint64_t q_bytes;   /* bytes of the blocks queued so far (atomic adds, O_DIRECT writer only) */
+    uint64_t wake_at;   /* the O_DIRECT writer sleeps until q_bytes reaches it (0: ring every push) */
 
     /* Under the runtime lock. */
     rt_rule *rules;
@@ -262,11 +269,36 @@ EVGEN_RT_HIDDEN void evgen_rt_writer_stop(evgen_session *s);
 EVGEN_RT_HIDDEN int evgen_rt_in_writer(void);
 EVGEN_RT_HIDDEN void evgen_rt_queue_init(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_enqueue(evgen_session *s, rt_buffer *b);
+/* An emitter waits for a buffer: the O_DIRECT writer stops gathering (async-signal-safe). */
+EVGEN_RT_HIDDEN void evgen_rt_writer_nudge(evgen_session *s);
+/* The writer's: the oldest queued block, or NULL. */
+EVGEN_RT_HIDDEN rt_buffer *evgen_rt_queue_pop(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_frame(rt_buffer *b);
 EVGEN_RT_HIDDEN void evgen_rt_put_metadata(evgen_session *s, rt_buffer *b);
 EVGEN_RT_HIDDEN void evgen_rt_wait_written(evgen_session *s);
 EVGEN_RT_HIDDEN rt_buffer *evgen_rt_pool_take(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_pool_put(evgen_session *s, rt_buffer *b);
+
+/* writer.c: what the writers share */
+/* A block's events the sink never took, counted by thread (close subtracts them from `written`). */
+EVGEN_RT_HIDDEN void evgen_rt_count_lost(evgen_session *s, const rt_buffer *b);
+/* B is through with (written or lost): back to the pool, or freed. */
+EVGEN_RT_HIDDEN void evgen_rt_release(evgen_session *s, rt_buffer *b);
+/* One more block handed over is in the file, or lost: wakes whoever waits for it. */
+EVGEN_RT_HIDDEN void evgen_rt_block_done(evgen_session *s);
+
+/* writer_dio.c */
+/* Sets up EVGEN_BLOCK_WRITER_DIRECT_IO for S, whose file `path` is open and holds the file header
+ * `header`: opens it again with O_DIRECT when the file system can (else the writer gathers blocks
+ * through the page cache). 0, or an errno value. */
+EVGEN_RT_HIDDEN int evgen_rt_dio_open(evgen_session *s, const char *path, const uint8_t *header, size_t header_size);
+/* The writer thread's loop for such a session. */
+EVGEN_RT_HIDDEN void evgen_rt_dio_writer(evgen_session *s);
+EVGEN_RT_HIDDEN void evgen_rt_dio_free(evgen_session *s);
+/* Test hook (tests/runtime): the O_DIRECT alignment to use (0: statx's; 1: none, the page cache). */
+void evgen_rt_dio_force_align(uint32_t align);
+/* The payload alignment its pool buffers need. */
+#define EVGEN_RT_DIO_MAX_ALIGN 4096u
 
 /* fork.c */
 EVGEN_RT_HIDDEN void evgen_rt_fork_handlers(void);
@@ -278,6 +310,8 @@ EVGEN_RT_HIDDEN void evgen_rt_sink_failed(evgen_session *s, uint64_t offset, int
 EVGEN_RT_HIDDEN int evgen_rt_sink_write_now(evgen_session *s, rt_buffer *b);
 EVGEN_RT_HIDDEN int evgen_rt_sink_block(evgen_session *s, rt_buffer *b);
 EVGEN_RT_HIDDEN int evgen_rt_callback_block(evgen_session *s, const rt_buffer *b);
+/* The test hook's error for N bytes at OFFSET of a file (evgen_rt_sink_fail_after), or 0. */
+EVGEN_RT_HIDDEN int evgen_rt_sink_injected(uint64_t offset, size_t n);
 /* Test hook (tests/runtime): the file sink fails with `err` past `bytes` (UINT64_MAX: never). */
 void evgen_rt_sink_fail_after(uint64_t bytes, int err);
 

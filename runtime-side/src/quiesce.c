@@ -40,6 +40,7 @@ uint64_t evgen_rt_seal_events(evgen_session *s, rt_thread *t, unsigned level, rt
     rt_stream *rs = &t->streams[s->slot][level];
     uint64_t records = st->written - rs->block_first;
     b->size = (uint32_t)(st->pos - (b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE));
+    b->framed = 0;
     if (records == 0)
         return 0;
     b->type = EVGEN_WIRE_BLOCK_EVENTS;
@@ -68,10 +69,15 @@ void evgen_rt_handoff(evgen_session *s, rt_thread *t, unsigned level)
     uint64_t records = evgen_rt_seal_events(s, t, level, b);
     __atomic_store_n(&rs->buf, NULL, __ATOMIC_RELAXED);
     st->pos = st->end = NULL;
-    if (records == 0)
+    if (records == 0) {
         evgen_rt_pool_put(s, b);
-    else
-        evgen_rt_enqueue(s, b);
+        return;
+    }
+    if (s->frame_at_seal) { /* checksummed here, in this core's cache: the O_DIRECT writer reads none of it */
+        evgen_rt_frame(b);
+        b->framed = 1;
+    }
+    evgen_rt_enqueue(s, b);
 }
 
 static int attached(const evgen_session *s, const rt_thread *t)

@@ -36,24 +36,29 @@ static int resolve_options(const evgen_session_options *in, evgen_session_option
         (uint64_t)out->max_payload + EVGEN_MAX_RECORD_HEADER > out->buffer_size || out->buffer_count == 0 ||
         (out->when_full != EVGEN_WHEN_FULL_WAIT && out->when_full != EVGEN_WHEN_FULL_DROP) ||
         (out->clock != EVGEN_CLOCK_MONOTONIC && out->clock != EVGEN_CLOCK_TSC) ||
-        (out->block_writer != EVGEN_BLOCK_WRITER_AUTO && out->block_writer != EVGEN_BLOCK_WRITER_THREAD))
+        (out->block_writer != EVGEN_BLOCK_WRITER_AUTO && out->block_writer != EVGEN_BLOCK_WRITER_THREAD &&
+         out->block_writer != EVGEN_BLOCK_WRITER_DIRECT_IO))
         return -1;
-    uint64_t stride = ((uint64_t)out->buffer_size + EVGEN_WIRE_BLOCK_HEADER_SIZE + 63) & ~(uint64_t)63;
+    uint64_t stride = (uint64_t)out->buffer_size + 2 * EVGEN_RT_DIO_MAX_ALIGN;
     if (stride * out->buffer_count > SIZE_MAX / 2)
         return -1;
     return 0;
 }
 
-static int make_pool(evgen_session *s)
+/* The buffers' bytes in one slab. For O_DIRECT (writer_dio.c) each payload starts aligned to
+ * EVGEN_RT_DIO_MAX_ALIGN, its header just before it; else each buffer starts on a cache line. */
+static int make_pool(evgen_session *s, int payload_aligned)
 {
-    size_t stride = ((size_t)s->opt.buffer_size + EVGEN_WIRE_BLOCK_HEADER_SIZE + 63) & ~(size_t)63;
-    s->slab = aligned_alloc(64, stride * s->opt.buffer_count);
+    size_t align = payload_aligned ? EVGEN_RT_DIO_MAX_ALIGN : 64;
+    size_t lead = payload_aligned ? EVGEN_RT_DIO_MAX_ALIGN - EVGEN_WIRE_BLOCK_HEADER_SIZE : 0;
+    size_t stride = (lead + EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)s->opt.buffer_size + align - 1) & ~(align - 1);
+    s->slab = aligned_alloc(align, stride * s->opt.buffer_count);
     s->buffers = calloc(s->opt.buffer_count, sizeof *s->buffers);
     if (!s->slab || !s->buffers)
         return ENOMEM;
     for (uint32_t i = 0; i < s->opt.buffer_count; i++) {
         rt_buffer *b = &s->buffers[i];
-        b->data = s->slab + i * stride;
+        b->data = s->slab + i * stride + lead;
         b->capacity = s->opt.buffer_size;
         b->pooled = 1;
     }
@@ -77,6 +82,7 @@ static void destroy(evgen_session *s)
 {
     if (s->sink == RT_SINK_FILE && s->fd >= 0)
         close(s->fd);
+    evgen_rt_dio_free(s);
     evgen_rt_rules_free(s);
     evgen_wire_buf_free(&s->memory);
     free(s->types);
@@ -143,6 +149,7 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
     s->slot = (unsigned)slot;
     s->sink = sink;
     s->fd = -1;
+    s->dio_fd = -1;
     s->error_offset = UINT64_MAX;
     s->callback = callback;
     s->context = context;
@@ -156,7 +163,8 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
     } else {
         s->frequency = 1000000000u;
     }
-    if ((err = make_pool(s)) != 0)
+    int direct_io = sink == RT_SINK_FILE && opt.block_writer == EVGEN_BLOCK_WRITER_DIRECT_IO;
+    if ((err = make_pool(s, direct_io)) != 0)
         goto fail;
     s->emitters_write = sink == RT_SINK_FILE && opt.when_full == EVGEN_WHEN_FULL_WAIT &&
                         opt.block_writer == EVGEN_BLOCK_WRITER_AUTO;
@@ -168,6 +176,8 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
     uint8_t header[EVGEN_WIRE_FILE_HEADER_SIZE];
     file_header(s, evgen_rt_realtime_ns(), header);
     if ((err = evgen_rt_sink_raw(s, evgen_rt_sink_reserve(s, sizeof header), header, sizeof header)) != 0)
+        goto fail;
+    if (direct_io && (err = evgen_rt_dio_open(s, path, header, sizeof header)) != 0)
         goto fail;
     if ((err = evgen_rt_writer_start(s)) != 0)
         goto fail;
@@ -369,6 +379,9 @@ int evgen_session_close(evgen_session *session, evgen_session_totals *totals, ui
         if (close(s->fd) != 0 && !err)
             err = errno;
         s->fd = -1;
+        if (s->dio_fd >= 0 && close(s->dio_fd) != 0 && !err)
+            err = errno;
+        s->dio_fd = -1;
     }
     if (totals && fill_totals(s, totals) != 0 && !err)
         err = ENOMEM;

@@ -40,6 +40,12 @@ void evgen_rt_sink_fail_after(uint64_t bytes, int err)
     __atomic_store_n(&fail_after, bytes, __ATOMIC_RELEASE);
 }
 
+int evgen_rt_sink_injected(uint64_t offset, size_t n)
+{
+    return offset + n > __atomic_load_n(&fail_after, __ATOMIC_ACQUIRE) ? __atomic_load_n(&fail_errno, __ATOMIC_RELAXED)
+                                                                        : 0;
+}
+
 uint64_t evgen_rt_sink_reserve(evgen_session *s, size_t n)
 {
     return s->sink == RT_SINK_FILE ? __atomic_fetch_add(&s->file_end, (uint64_t)n, __ATOMIC_RELAXED) : 0;
@@ -52,11 +58,9 @@ int evgen_rt_sink_raw(evgen_session *s, uint64_t offset, const uint8_t *p, size_
     int err = 0;
     switch (s->sink) {
     case RT_SINK_FILE:
-        if (offset + n > __atomic_load_n(&fail_after, __ATOMIC_ACQUIRE)) {
-            err = __atomic_load_n(&fail_errno, __ATOMIC_RELAXED);
-            break;
-        }
-        err = write_all(s->fd, offset, p, n);
+        err = evgen_rt_sink_injected(offset, n);
+        if (!err)
+            err = write_all(s->fd, offset, p, n);
         break;
     case RT_SINK_MEMORY:
         evgen_wire_buf_raw(&s->memory, p, n);

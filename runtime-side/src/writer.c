@@ -81,7 +81,7 @@ static void push(evgen_session *s, rt_buffer *b)
 }
 
 /* The writer's: the oldest block, or NULL (empty, or a push half done: the pusher rings after). */
-static rt_buffer *pop(evgen_session *s)
+rt_buffer *evgen_rt_queue_pop(evgen_session *s)
 {
     rt_buffer *tail = s->q_tail, *next = __atomic_load_n(&tail->next, __ATOMIC_ACQUIRE);
     if (tail == &s->stub) {
@@ -107,12 +107,30 @@ static rt_buffer *pop(evgen_session *s)
 
 void evgen_rt_enqueue(evgen_session *s, rt_buffer *b)
 {
-    if (b->type != RT_BLOCK_FORGET)
+    /* The O_DIRECT writer places blocks itself: their padding depends on the blocks before. */
+    if (b->type != RT_BLOCK_FORGET && !s->dio)
         b->offset = evgen_rt_sink_reserve(s, EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)b->size);
     if (b->pooled)
         __atomic_fetch_add(&s->n_inflight, 1, __ATOMIC_RELAXED);
     __atomic_fetch_add(&s->queued, 1, __ATOMIC_RELAXED);
     push(s, b);
+    if (s->dio) {
+        /* The O_DIRECT writer sleeps until it has enough for a batch: a wake-up per block would
+         * cost it (and this thread's system call) more than the block's write. Sequentially
+         * consistent against its store of wake_at and load of q_bytes (writer_dio.c). */
+        uint64_t bytes = __atomic_add_fetch(&s->q_bytes, EVGEN_WIRE_BLOCK_HEADER_SIZE + (uint64_t)b->size,
+                                            __ATOMIC_SEQ_CST);
+        if (bytes < __atomic_load_n(&s->wake_at, __ATOMIC_SEQ_CST))
+            return;
+    }
+    __atomic_fetch_add(&s->doorbell, 1, __ATOMIC_RELEASE);
+    evgen_rt_futex_wake(&s->doorbell);
+}
+
+void evgen_rt_writer_nudge(evgen_session *s)
+{
+    if (!s->dio)
+        return;
     __atomic_fetch_add(&s->doorbell, 1, __ATOMIC_RELEASE);
     evgen_rt_futex_wake(&s->doorbell);
 }
@@ -122,7 +140,7 @@ void evgen_rt_enqueue(evgen_session *s, rt_buffer *b)
  * process that dies leaves no event the trace cannot decode); other sinks take it in queue order. */
 void evgen_rt_put_metadata(evgen_session *s, rt_buffer *b)
 {
-    if (s->sink != RT_SINK_FILE) {
+    if (s->sink != RT_SINK_FILE || s->dio) { /* the O_DIRECT writer alone writes (writer_dio.c), in order */
         evgen_rt_enqueue(s, b);
         return;
     }
@@ -136,6 +154,11 @@ void evgen_rt_put_metadata(evgen_session *s, rt_buffer *b)
 void evgen_rt_wait_written(evgen_session *s)
 {
     uint64_t target = __atomic_load_n(&s->queued, __ATOMIC_ACQUIRE);
+    if (s->dio) { /* its writer waits for more blocks before it writes, unless asked */
+        __atomic_fetch_add(&s->flush_req, 1, __ATOMIC_RELEASE);
+        __atomic_fetch_add(&s->doorbell, 1, __ATOMIC_RELEASE);
+        evgen_rt_futex_wake(&s->doorbell);
+    }
     for (;;) {
         uint32_t seen = __atomic_load_n(&s->done_word, __ATOMIC_ACQUIRE);
         if (__atomic_load_n(&s->done, __ATOMIC_ACQUIRE) >= target)
@@ -161,8 +184,7 @@ void evgen_rt_frame(rt_buffer *b)
     evgen_wire_put_block_header(b->data, &bh, b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE);
 }
 
-/* The events of a block the sink never took, by thread (close subtracts them from `written`). */
-static void count_lost(evgen_session *s, const rt_buffer *b)
+void evgen_rt_count_lost(evgen_session *s, const rt_buffer *b)
 {
     if (b->type != EVGEN_WIRE_BLOCK_EVENTS)
         return;
@@ -191,15 +213,21 @@ static void write_block(evgen_session *s, rt_buffer *b)
             evgen_rt_callback_block(s, b);
     } else if (__atomic_load_n(&s->error, __ATOMIC_ACQUIRE) &&
                (s->sink != RT_SINK_FILE || b->offset >= __atomic_load_n(&s->error_offset, __ATOMIC_ACQUIRE))) {
-        count_lost(s, b); /* after a sink error blocks are discarded: emitters never wait on a dead sink */
+        evgen_rt_count_lost(s, b); /* after a sink error blocks are discarded: emitters never wait on a dead sink */
     } else {
         evgen_rt_frame(b);
         err = evgen_rt_sink_block(s, b);
         if (err) {
-            count_lost(s, b);
+            evgen_rt_count_lost(s, b);
             evgen_rt_sink_failed(s, b->offset, err);
         }
     }
+    evgen_rt_release(s, b);
+    evgen_rt_block_done(s);
+}
+
+void evgen_rt_release(evgen_session *s, rt_buffer *b)
+{
     if (b->pooled) {
         __atomic_fetch_sub(&s->n_inflight, 1, __ATOMIC_RELAXED);
         evgen_rt_pool_put(s, b);
@@ -207,6 +235,10 @@ static void write_block(evgen_session *s, rt_buffer *b)
         free(b->data);
         free(b);
     }
+}
+
+void evgen_rt_block_done(evgen_session *s)
+{
     __atomic_fetch_add(&s->done, 1, __ATOMIC_RELEASE);
     __atomic_fetch_add(&s->done_word, 1, __ATOMIC_RELEASE);
     evgen_rt_futex_wake(&s->done_word);
@@ -216,11 +248,15 @@ static void *writer_main(void *arg)
 {
     evgen_session *s = arg;
     in_writer = 1;
+    if (s->dio) {
+        evgen_rt_dio_writer(s);
+        return NULL;
+    }
     for (;;) {
-        rt_buffer *b = pop(s);
+        rt_buffer *b = evgen_rt_queue_pop(s);
         if (!b) {
             uint32_t bell = __atomic_load_n(&s->doorbell, __ATOMIC_ACQUIRE);
-            b = pop(s);
+            b = evgen_rt_queue_pop(s);
             if (!b) {
                 if (__atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE) &&
                     __atomic_load_n(&s->done, __ATOMIC_ACQUIRE) >= __atomic_load_n(&s->queued, __ATOMIC_ACQUIRE))

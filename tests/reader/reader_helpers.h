@@ -30,6 +30,8 @@ void rh_record(size_t (*fire)(void), uint32_t buffer_size, rh_trace *out);
  * strings, byte and struct arrays), into buffers of `buffer_size` bytes: many blocks. In
  * reader_mixed.c (links gcevents_runtime). */
 void rh_record_mixed(int threads, int rounds, uint32_t buffer_size, rh_trace *out);
+/* The same into a file session with that evgen_block_writer (aborts unless every event is written). */
+void rh_record_mixed_file(int threads, int rounds, uint32_t buffer_size, int block_writer, const char *path);
 
 /* The complete blocks of a trace, walked by their headers alone from offset 48. */
 typedef struct rh_block {
@@ -82,6 +84,8 @@ void rh_end_block(rh_bytes *file, size_t n, const uint64_t *thread_ids, const ui
 
 /* Writes `size` bytes to DIR/NAME; returns the path (caller frees). */
 char *rh_write_file(const char *dir, const char *name, const void *data, size_t size);
+/* 1 if files in DIR take O_DIRECT writes (of 4096 aligned bytes). */
+int rh_dir_has_direct_io(const char *dir);
 
 /* Runs argv with stdin /dev/null and stdout and stderr on pipes (never a terminal); captures both
  * (NUL-terminated, *out_len bytes of stdout). Returns the exit status, or -1. */

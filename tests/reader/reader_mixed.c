@@ -43,9 +43,8 @@ static void *mix_thread(void *p)
     return NULL;
 }
 
-void rh_record_mixed(int threads, int rounds, uint32_t buffer_size, rh_trace *out)
+static void run_mix(int threads, int rounds)
 {
-    evgen_session *s = rh_open_session(buffer_size);
     pthread_t tids[64];
     mix_arg args[64];
     if (threads < 1 || threads > 64)
@@ -57,6 +56,28 @@ void rh_record_mixed(int threads, int rounds, uint32_t buffer_size, rh_trace *ou
     }
     for (int t = 0; t < threads; t++)
         pthread_join(tids[t], NULL);
+}
+
+void rh_record_mixed(int threads, int rounds, uint32_t buffer_size, rh_trace *out)
+{
+    evgen_session *s = rh_open_session(buffer_size);
+    run_mix(threads, rounds);
     rh_close_session(s, out);
 }
 
+void rh_record_mixed_file(int threads, int rounds, uint32_t buffer_size, int block_writer, const char *path)
+{
+    evgen_session_options opt;
+    evgen_session_options_init(&opt);
+    opt.buffer_size = buffer_size;
+    opt.max_payload = buffer_size - EVGEN_MAX_RECORD_HEADER;
+    opt.block_writer = (evgen_block_writer)block_writer;
+    evgen_session *s = evgen_session_open_file(path, &opt);
+    if (!s || evgen_session_enable(s, NULL, 255, ~0ull) != 0)
+        rh_die("cannot open a file session");
+    run_mix(threads, rounds);
+    evgen_session_totals totals;
+    if (evgen_session_close(s, &totals, NULL, NULL) != 0 || totals.written != (uint64_t)threads * (uint64_t)rounds * 7)
+        rh_die("the file session did not write every event");
+    evgen_session_totals_free(&totals);
+}

@@ -1,7 +1,11 @@
 /* test_runtime_session.c — libevgen-runtime sessions, checked through the tests' own trace
  * parser: options, file header, metadata, records byte for byte, the three sinks, enablement,
  * too-big payloads, threads that exit or idle, late registration, errors, fork. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* O_DIRECT */
+#endif
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -876,15 +880,19 @@ static void *emit_ticks(void *arg)
     return NULL;
 }
 
-/* Both ways a full buffer reaches the file: written by its own thread (AUTO) or the writer's. */
+/* Every way a full buffer reaches the file: written by its own thread (AUTO), the writer's, or the
+ * writer's with O_DIRECT. */
 static void test_runtime_sink_injected(void **state)
 {
     (void)state;
-    const int errors[] = {ENOSPC, EIO, ENOSPC, EIO};
-    for (size_t e = 0; e < 4; e++) {
+    const int errors[] = {ENOSPC, EIO, ENOSPC, EIO, ENOSPC, EIO};
+    const evgen_block_writer writers[] = {EVGEN_BLOCK_WRITER_AUTO,      EVGEN_BLOCK_WRITER_AUTO,
+                                          EVGEN_BLOCK_WRITER_THREAD,    EVGEN_BLOCK_WRITER_THREAD,
+                                          EVGEN_BLOCK_WRITER_DIRECT_IO, EVGEN_BLOCK_WRITER_DIRECT_IO};
+    for (size_t e = 0; e < 6; e++) {
         char *path = rt_path("failing.evtrace");
         evgen_session_options o = rt_options(4096, 4, 1024, EVGEN_WHEN_FULL_WAIT);
-        o.block_writer = e < 2 ? EVGEN_BLOCK_WRITER_AUTO : EVGEN_BLOCK_WRITER_THREAD;
+        o.block_writer = writers[e];
         evgen_rt_sink_fail_after(100000, errors[e]);
         evgen_session *s = evgen_session_open_file(path, &o);
         assert_non_null(s);
@@ -967,15 +975,64 @@ static void *emit_numbered_ticks(void *arg)
     return NULL;
 }
 
+void evgen_rt_dio_force_align(uint32_t align);
+
+/* Events blocks whose header is padded (header_size > 48) so that their payload starts at a
+ * multiple of `align` in the file; -1 if one is padded but not so aligned. */
+static long padded_blocks(const uint8_t *data, size_t size, uint32_t align)
+{
+    long padded = 0;
+    for (size_t off = 48; off + 48 <= size;) {
+        uint16_t header_size;
+        uint32_t payload;
+        memcpy(&header_size, data + off + 6, 2);
+        memcpy(&payload, data + off + 8, 4);
+        if (header_size > 48) {
+            if ((off + header_size) % align != 0)
+                return -1;
+            padded++;
+        }
+        off += (size_t)header_size + payload;
+    }
+    return padded;
+}
+
+/* 1 if files of the tests' temporary directory take O_DIRECT writes. */
+static int tempdir_has_direct_io(void)
+{
+    char *path = rt_path("probe");
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0644);
+    void *block = NULL;
+    int ok = fd >= 0 && posix_memalign(&block, 4096, 4096) == 0;
+    if (ok) {
+        memset(block, 0, 4096);
+        ok = pwrite(fd, block, 4096, 0) == 4096;
+    }
+    free(block);
+    if (fd >= 0)
+        close(fd);
+    rt_path_free(path);
+    return ok;
+}
+
 static void test_runtime_block_writers(void **state)
 {
     (void)state;
-    const evgen_block_writer writers[] = {EVGEN_BLOCK_WRITER_AUTO, EVGEN_BLOCK_WRITER_THREAD};
-    for (size_t w = 0; w < 2; w++) {
+    /* The O_DIRECT writer as the file system has it, then forced: through the page cache (1), with
+     * a 4096-byte alignment, and with one the device refuses (256: the first write fails with
+     * EINVAL, and the session goes on through the page cache). */
+    const evgen_block_writer writers[] = {EVGEN_BLOCK_WRITER_AUTO,      EVGEN_BLOCK_WRITER_THREAD,
+                                          EVGEN_BLOCK_WRITER_DIRECT_IO, EVGEN_BLOCK_WRITER_DIRECT_IO,
+                                          EVGEN_BLOCK_WRITER_DIRECT_IO, EVGEN_BLOCK_WRITER_DIRECT_IO};
+    const uint32_t forced[] = {0, 0, 0, 1, 4096, 256};
+    int direct_io = tempdir_has_direct_io();
+    for (size_t w = 0; w < 6; w++) {
         char *path = rt_path("threads.evtrace");
         evgen_session_options o = rt_options(4096, 16, 1024, EVGEN_WHEN_FULL_WAIT);
         o.block_writer = writers[w];
+        evgen_rt_dio_force_align(forced[w]);
         evgen_session *s = evgen_session_open_file(path, &o);
+        evgen_rt_dio_force_align(0);
         assert_non_null(s);
         assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
         enum { THREADS = 4, TICKS = 30000 };
@@ -1013,6 +1070,12 @@ static void test_runtime_block_writers(void **state)
         assert_int_equal(t.n_records, THREADS * TICKS);
         assert_true(t.n_blocks[2] >= THREADS * TICKS * 12 / 4096); /* many blocks per thread */
         assert_false(order.bad);
+        long padded = padded_blocks(data, size, forced[w] > 1 ? forced[w] : 512);
+        assert_true(padded >= 0);
+        if (writers[w] != EVGEN_BLOCK_WRITER_DIRECT_IO || forced[w] == 1)
+            assert_int_equal(padded, 0);
+        else if (forced[w] == 0 && direct_io) /* most full blocks are written in place */
+            assert_true(padded > (long)t.n_blocks[2] / 2);
         for (uint32_t i = 0; i < THREADS; i++)
             assert_int_equal(order.next_seq[i], TICKS);
         tp_free(&t);

@@ -337,6 +337,20 @@ static void test_block_header_offsets(void **state)
     out.stream = 0;
     out.event_count = 7; /* seven records cannot fit six bytes (each takes one at least) */
     assert_false(evgen_wire_block_header_is_written_form(&out));
+    out.event_count = 3;
+
+    /* padding after the 48 bytes (an O_DIRECT writer's): header_size grows, the crc stays */
+    evgen_wire_pad_block_header(h, 464);
+    assert_int_equal(evgen_wire_le16(h + 6), 512);
+    assert_int_equal(evgen_wire_le32(h + 12), crc);
+    evgen_wire_get_block_header(h, &out);
+    assert_int_equal(out.header_size, 512);
+    assert_int_equal(out.crc, evgen_wire_block_crc(h, payload, sizeof payload));
+    assert_true(evgen_wire_block_header_is_written_form(&out));
+    evgen_wire_pad_block_header(h, EVGEN_WIRE_BLOCK_PADDING_MAX);
+    assert_int_equal(evgen_wire_le16(h + 6), 65535);
+    out.header_size = 47;
+    assert_false(evgen_wire_block_header_is_written_form(&out));
 
     /* a metadata block's events fields are written 0 whatever the caller had */
     in.type = EVGEN_WIRE_BLOCK_METADATA;

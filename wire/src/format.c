@@ -82,6 +82,11 @@ void evgen_wire_put_block_header(uint8_t out[EVGEN_WIRE_BLOCK_HEADER_SIZE], cons
     evgen_wire_put_le32(out + BH_CRC, evgen_wire_block_crc(out, payload, bh->payload_size));
 }
 
+void evgen_wire_pad_block_header(uint8_t out[EVGEN_WIRE_BLOCK_HEADER_SIZE], uint32_t padding)
+{
+    evgen_wire_put_le16(out + BH_HEADER_SIZE, (uint16_t)(EVGEN_WIRE_BLOCK_HEADER_SIZE + padding));
+}
+
 void evgen_wire_get_block_header(const uint8_t in[EVGEN_WIRE_BLOCK_HEADER_SIZE], evgen_wire_block_header *bh)
 {
     bh->type = in[BH_TYPE];
@@ -106,7 +111,7 @@ int evgen_wire_block_header_events_fields_zero(const evgen_wire_block_header *bh
 int evgen_wire_block_header_is_written_form(const evgen_wire_block_header *bh)
 {
     if (bh->type < EVGEN_WIRE_BLOCK_METADATA || bh->type > EVGEN_WIRE_BLOCK_END || bh->flags != 0 ||
-        bh->header_size != EVGEN_WIRE_BLOCK_HEADER_SIZE)
+        bh->header_size < EVGEN_WIRE_BLOCK_HEADER_SIZE)
         return 0;
     if (bh->type == EVGEN_WIRE_BLOCK_EVENTS)
         return bh->stream < EVGEN_WIRE_MAX_STREAMS && bh->event_count <= bh->payload_size;

@@ -41,8 +41,18 @@ typedef enum evgen_block_writer {
                                    * block while it is in its cache and writes it with pwrite(2), then
                                    * refills the same buffer (no hand-off between cores); else the
                                    * writer thread */
-    EVGEN_BLOCK_WRITER_THREAD = 1 /* always the session's writer thread: an emit never makes a system
-                                   * call for a full buffer, at the cost of handing it to another core */
+    EVGEN_BLOCK_WRITER_THREAD = 1, /* always the session's writer thread: an emit never makes a system
+                                    * call for a full buffer, at the cost of handing it to another core */
+    EVGEN_BLOCK_WRITER_DIRECT_IO = 2 /* file sessions: the emitting thread checksums its full buffer (in its
+                                    * cache) and hands it to the writer thread, which writes many blocks
+                                    * per system call with O_DIRECT, straight from the buffers: no CPU
+                                    * copies the trace into the page cache, so it costs the least CPU per
+                                    * event, and the emitter never waits for a copy, only for the disk
+                                    * when it is slower than the emitters. Blocks reach the file a few
+                                    * milliseconds after they are handed over; flush and close still
+                                    * write everything before they return. Where the file system has no
+                                    * O_DIRECT (tmpfs...) the same writer writes through the page cache
+                                    * (docs/performance.md, "O_DIRECT") */
 } evgen_block_writer;
 
 typedef enum evgen_clock_kind {

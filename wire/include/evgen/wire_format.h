@@ -85,12 +85,20 @@ typedef struct evgen_wire_block_header {
  * blocks of other types. header_size, flags and crc of `bh` are ignored. */
 void evgen_wire_put_block_header(uint8_t out[EVGEN_WIRE_BLOCK_HEADER_SIZE], const evgen_wire_block_header *bh,
                                  const uint8_t *payload);
+/* The most zero bytes a writer puts after a block header's 48 (evgen_wire_pad_block_header). */
+#define EVGEN_WIRE_BLOCK_PADDING_MAX (65535u - EVGEN_WIRE_BLOCK_HEADER_SIZE)
+/* Makes the header that evgen_wire_put_block_header wrote at `out` announce `padding` zero bytes
+ * after its 48 (header_size = 48 + padding), so that the payload starts where the writer needs it
+ * (an O_DIRECT writer: aligned in the file). The crc does not change: it covers neither
+ * header_size nor the padding. Every reader, of every format version, skips a header's bytes past
+ * the 48 it knows. padding <= EVGEN_WIRE_BLOCK_PADDING_MAX. */
+void evgen_wire_pad_block_header(uint8_t out[EVGEN_WIRE_BLOCK_HEADER_SIZE], uint32_t padding);
 /* Decodes a block header's 48 bytes as stored; checks nothing (not even the magic). */
 void evgen_wire_get_block_header(const uint8_t in[EVGEN_WIRE_BLOCK_HEADER_SIZE], evgen_wire_block_header *bh);
 /* The crc a block must store: header bytes 16..47, then `payload_size` bytes of payload. */
 uint32_t evgen_wire_block_crc(const uint8_t header[EVGEN_WIRE_BLOCK_HEADER_SIZE], const uint8_t *payload,
                               size_t payload_size);
-/* A header as a writer writes it: a known type, flags 0, header_size 48; an events block with a
+/* A header as a writer writes it: a known type, flags 0, header_size 48 or more (padding); an events block with a
  * stream below EVGEN_WIRE_MAX_STREAMS and room for its records (each takes a byte at least);
  * another block with the events fields all 0. A reader resyncing after damage checks this
  * before it computes a candidate's crc. */

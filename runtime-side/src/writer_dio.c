@@ -1,0 +1,513 @@
+/* writer_dio.c — the writer thread of a file session opened with EVGEN_BLOCK_WRITER_DIRECT_IO.
+ *
+ * Why. Through the page cache every byte of the trace is copied once more by a CPU (write(2), or
+ * the faults of a shared mapping), which costs about as much as emitting the event
+ * (docs/performance.md). With O_DIRECT the device reads the bytes from our buffers itself; what a
+ * direct write costs the CPU is mostly a fixed price per system call (tens of microseconds here,
+ * bench/file_paths_bench), so the writer gathers many blocks, a megabyte or more, into one
+ * pwritev(2). The emitting threads checksum their blocks when they seal them (quiesce.c), while the
+ * bytes are in their cache; this thread never reads a payload.
+ *
+ * How. O_DIRECT wants the memory, the file offset and the length of each piece aligned (`align`,
+ * from statx's STATX_DIOALIGN). An events block's payload lies aligned in its pool buffer
+ * (session.c), so its aligned part is written in place. What lies between two such parts is
+ * copied into a small bounce piece: the last bytes of the payload before (less than `align`), then
+ * the next block's 48-byte header, then zeros up to the next aligned offset, where its payload
+ * starts. The zeros belong to that block's header (header_size = 48 + padding): every evgen reader,
+ * of every format version, skips the header bytes past the 48 it knows, so the trace stays in the
+ * format readers already read. Small blocks (metadata, the end block, a flushed partial buffer) are
+ * copied whole into the bounce piece.
+ *
+ * The bytes past the last aligned offset wait for the next batch (they are written again, in front
+ * of it). When no block follows within LINGER_MS, or a flush or close asks, they are written
+ * through the page cache (the session's ordinary descriptor), so a block handed over is whole in
+ * the file a few milliseconds later, and at once when flush or close returns. A file system
+ * without O_DIRECT gets the same gathering through the page cache (align 1: no padding).
+ *
+ * `done` counts a block when its last byte is in the file (or it is lost): what flush waits for. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <linux/stat.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/uio.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "internal.h"
+
+enum {
+    LINGER_MS = 2,                 /* how long blocks or a tail wait for more before they are written */
+    BATCH_MIN = 1 << 20,           /* bytes a batch waits for (less when the pool is small) */
+    BATCH_MAX = 16 << 20,          /* bytes a batch takes at most */
+    IOV_PER_CALL = 1024            /* pwritev's limit (IOV_MAX on Linux) */
+};
+
+/* A block placed in the file: enough to count it done or lost once its bytes are (or are not). */
+typedef struct placed {
+    rt_buffer info;     /* type, thread, events: for evgen_rt_count_lost (no data) */
+    uint64_t end;       /* file offset just past its last byte */
+    uint32_t file_size; /* its bytes in the file, padding included */
+} placed;
+
+typedef struct rt_dio {
+    uint32_t align;      /* of memory, offsets and lengths for O_DIRECT; 1 through the page cache */
+    uint64_t at;         /* aligned file offset of tail[0]: every byte before it is written */
+    uint8_t *tail;       /* the file's bytes from `at` on, fewer than `align` (aligned memory) */
+    size_t tail_len;
+    size_t tail_in_file; /* of them, already written through the page cache */
+    uint64_t tail_since; /* when the tail got bytes not in the file (monotonic ns) */
+    placed *waiting;     /* blocks whose last bytes are in the tail */
+    size_t n_waiting, cap_waiting;
+    rt_buffer **batch;   /* blocks taken off the queue, not written yet */
+    size_t n_batch, cap_batch;
+    uint64_t batch_bytes, batch_since, batch_min;
+    uint64_t taken_bytes; /* of s->q_bytes, what the writer took off the queue */
+    uint32_t flush_seen;
+} rt_dio;
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* What O_DIRECT needs on this file: the larger of its memory and offset alignments, or 0 when the
+ * file system has no direct I/O. A kernel without STATX_DIOALIGN (before 6.1): try the page size. */
+static uint32_t dio_alignment(int fd)
+{
+    struct statx stx;
+    memset(&stx, 0, sizeof stx);
+    if (syscall(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) != 0 || !(stx.stx_mask & STATX_DIOALIGN))
+        return EVGEN_RT_DIO_MAX_ALIGN;
+    if (stx.stx_dio_offset_align == 0 || stx.stx_dio_mem_align == 0)
+        return 0;
+    return stx.stx_dio_mem_align > stx.stx_dio_offset_align ? stx.stx_dio_mem_align : stx.stx_dio_offset_align;
+}
+
+/* Test hook (tests/runtime): 0 asks statx; 1 writes through the page cache; another power of two
+ * is taken as the file system's O_DIRECT alignment (one below the device's makes the kernel refuse
+ * the first write with EINVAL, and the session go on through the page cache). */
+static uint32_t forced_align;
+
+void evgen_rt_dio_force_align(uint32_t align)
+{
+    __atomic_store_n(&forced_align, align, __ATOMIC_RELAXED);
+}
+
+int evgen_rt_dio_open(evgen_session *s, const char *path, const uint8_t *header, size_t header_size)
+{
+    rt_dio *d = calloc(1, sizeof *d);
+    if (!d)
+        return ENOMEM;
+    s->dio = d;
+    s->frame_at_seal = 1;
+    uint32_t align = __atomic_load_n(&forced_align, __ATOMIC_RELAXED);
+    if (!align)
+        align = dio_alignment(s->fd);
+    /* A payload lies aligned to EVGEN_RT_DIO_MAX_ALIGN in its pool buffer (session.c): a larger
+     * alignment, or none, is written through the page cache. */
+    if (align >= 2 && align <= EVGEN_RT_DIO_MAX_ALIGN && !(align & (align - 1)))
+        s->dio_fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+    struct stat a, b; /* the same file: not one that replaced it at `path` meanwhile */
+    if (s->dio_fd >= 0 && (fstat(s->fd, &a) != 0 || fstat(s->dio_fd, &b) != 0 || a.st_dev != b.st_dev ||
+                           a.st_ino != b.st_ino || !S_ISREG(a.st_mode))) {
+        close(s->dio_fd);
+        s->dio_fd = -1;
+    }
+    d->align = s->dio_fd >= 0 ? align : 1;
+    if (posix_memalign((void **)&d->tail, EVGEN_RT_DIO_MAX_ALIGN, EVGEN_RT_DIO_MAX_ALIGN) != 0) {
+        d->tail = NULL;
+        return ENOMEM;
+    }
+    /* The file header, written through the page cache at open, begins the first aligned piece. */
+    size_t keep = header_size % d->align;
+    d->at = header_size - keep;
+    memcpy(d->tail, header + d->at, keep);
+    d->tail_len = d->tail_in_file = keep;
+    s->wake_at = UINT64_MAX; /* the writer asks before it sleeps */
+    uint64_t pool = (uint64_t)s->opt.buffer_count * s->opt.buffer_size;
+    d->batch_min = pool / 4 < BATCH_MIN ? pool / 4 : BATCH_MIN;
+    return 0;
+}
+
+void evgen_rt_dio_free(evgen_session *s)
+{
+    rt_dio *d = s->dio;
+    if (s->dio_fd >= 0)
+        close(s->dio_fd);
+    s->dio_fd = -1;
+    if (!d)
+        return;
+    free(d->tail);
+    free(d->waiting);
+    free(d->batch);
+    free(d);
+    s->dio = NULL;
+}
+
+/* ---- writing ----------------------------------------------------------------------------- */
+
+/* The pieces of one batch: iovecs, and the bounce pieces to free once written. */
+typedef struct pieces {
+    struct iovec *iov;
+    size_t n_iov, cap_iov;
+    void **bounce;
+    size_t n_bounce, cap_bounce;
+    uint64_t bytes;
+    int failed; /* out of memory */
+} pieces;
+
+static void *grow(void *p, size_t *cap, size_t need, size_t elem)
+{
+    if (need <= *cap)
+        return p;
+    size_t cap2 = *cap ? *cap : 16;
+    while (cap2 < need)
+        cap2 *= 2;
+    void *q = realloc(p, cap2 * elem);
+    if (q)
+        *cap = cap2;
+    return q;
+}
+
+static void add_iov(pieces *ps, void *base, size_t len)
+{
+    struct iovec *iov = grow(ps->iov, &ps->cap_iov, ps->n_iov + 1, sizeof *iov);
+    if (!iov) {
+        ps->failed = 1;
+        return;
+    }
+    ps->iov = iov;
+    ps->iov[ps->n_iov++] = (struct iovec){base, len};
+    ps->bytes += len;
+}
+
+/* A bounce piece being filled: aligned memory, the last of ps's pieces, freed after the write. */
+typedef struct bounce {
+    uint8_t *p;
+    size_t len, cap;
+} bounce;
+
+static int bounce_reserve(pieces *ps, bounce *b, size_t need)
+{
+    if (ps->failed)
+        return -1;
+    if (need <= b->cap)
+        return 0;
+    size_t cap = b->cap ? 2 * b->cap : 2 * EVGEN_RT_DIO_MAX_ALIGN;
+    while (cap < need)
+        cap *= 2;
+    void **list = grow(ps->bounce, &ps->cap_bounce, ps->n_bounce + 1, sizeof *list);
+    uint8_t *p = NULL;
+    if (list)
+        ps->bounce = list;
+    if (!list || posix_memalign((void **)&p, EVGEN_RT_DIO_MAX_ALIGN, cap) != 0) {
+        ps->failed = 1;
+        return -1;
+    }
+    if (b->p) { /* not in an iovec yet: replaced */
+        memcpy(p, b->p, b->len);
+        free(b->p);
+        ps->bounce[ps->n_bounce - 1] = p;
+    } else {
+        ps->bounce[ps->n_bounce++] = p;
+    }
+    b->p = p;
+    b->cap = cap;
+    return 0;
+}
+
+static void bounce_put(bounce *b, const void *src, size_t n)
+{
+    if (src)
+        memcpy(b->p + b->len, src, n);
+    else
+        memset(b->p + b->len, 0, n);
+    b->len += n;
+}
+
+/* The piece goes into the write as it is; the next bytes start another. */
+static void bounce_seal(pieces *ps, bounce *b, size_t len)
+{
+    if (len)
+        add_iov(ps, b->p, len);
+    *b = (bounce){NULL, 0, 0};
+}
+
+static void pieces_free(pieces *ps)
+{
+    for (size_t i = 0; i < ps->n_bounce; i++)
+        free(ps->bounce[i]);
+    free(ps->bounce);
+    free(ps->iov);
+}
+
+/* Writes ps's pieces at OFFSET: through O_DIRECT, or the page cache when the session has none or
+ * the file system refuses (EINVAL: from then on the session writes through the page cache). The
+ * bytes written in *written; 0 or an errno value. */
+static int write_pieces(evgen_session *s, pieces *ps, uint64_t offset, uint64_t *written)
+{
+    *written = 0;
+    int err = evgen_rt_sink_injected(offset, ps->bytes);
+    if (err)
+        return err;
+    struct iovec *iov = ps->iov;
+    size_t n = ps->n_iov;
+    while (n) {
+        int fd = s->dio_fd >= 0 ? s->dio_fd : s->fd;
+        int count = n < IOV_PER_CALL ? (int)n : IOV_PER_CALL;
+        ssize_t w = pwritev(fd, iov, count, (off_t)(offset + *written));
+        if (w < 0) {
+            if (errno == EINTR)
+                continue;
+            if (errno == EINVAL && fd == s->dio_fd) {
+                close(s->dio_fd);
+                s->dio_fd = -1;
+                continue;
+            }
+            return errno;
+        }
+        if (w == 0)
+            return EIO;
+        *written += (uint64_t)w;
+        while (n && (size_t)w >= iov->iov_len) {
+            w -= (ssize_t)iov->iov_len;
+            iov++;
+            n--;
+        }
+        if (n) { /* a short write: the rest of this iovec */
+            iov->iov_base = (uint8_t *)iov->iov_base + w;
+            iov->iov_len -= (size_t)w;
+        }
+    }
+    return 0;
+}
+
+static void finish(evgen_session *s, const rt_buffer *info, uint32_t file_size, int lost)
+{
+    if (lost)
+        evgen_rt_count_lost(s, info);
+    else
+        __atomic_fetch_add(&s->bytes, file_size, __ATOMIC_RELAXED);
+    evgen_rt_block_done(s);
+}
+
+/* After the file holds every byte before END (or a failure, err): the waiting blocks it completed
+ * are done, the others lost if it failed. */
+static void settle_waiting(evgen_session *s, rt_dio *d, uint64_t end, int err)
+{
+    size_t keep = 0;
+    for (size_t i = 0; i < d->n_waiting; i++) {
+        if (d->waiting[i].end <= end)
+            finish(s, &d->waiting[i].info, d->waiting[i].file_size, 0);
+        else if (err)
+            finish(s, &d->waiting[i].info, 0, 1);
+        else
+            d->waiting[keep++] = d->waiting[i];
+    }
+    d->n_waiting = keep;
+}
+
+/* The tail through the page cache: every waiting block is then whole in the file. */
+static void write_tail(evgen_session *s, rt_dio *d)
+{
+    uint64_t offset = d->at + d->tail_in_file;
+    size_t n = d->tail_len - d->tail_in_file;
+    const uint8_t *p = d->tail + d->tail_in_file;
+    int err = n ? evgen_rt_sink_injected(offset, n) : 0;
+    while (!err && n) {
+        ssize_t w = pwrite(s->fd, p, n, (off_t)offset);
+        if (w < 0 && errno == EINTR)
+            continue;
+        err = w < 0 ? errno : w == 0 ? EIO : 0;
+        if (w > 0) {
+            p += w;
+            offset += (uint64_t)w;
+            n -= (size_t)w;
+        }
+    }
+    if (err) {
+        evgen_rt_sink_failed(s, d->at, err);
+        settle_waiting(s, d, d->at, err);
+        d->tail_len = d->tail_in_file = 0;
+        return;
+    }
+    d->tail_in_file = d->tail_len;
+    settle_waiting(s, d, d->at + d->tail_len, 0);
+}
+
+/* Places the batch's blocks after the tail, writes every aligned byte, keeps the rest as the new
+ * tail, and gives the buffers back. Every block of the batch ends done: written, waiting in the
+ * tail, or lost. */
+static void write_batch(evgen_session *s, rt_dio *d)
+{
+    uint32_t align = d->align;
+    pieces ps;
+    memset(&ps, 0, sizeof ps);
+    placed *w = grow(d->waiting, &d->cap_waiting, d->n_waiting + d->n_batch, sizeof *w);
+    if (w)
+        d->waiting = w;
+    else
+        ps.failed = 1;
+    bounce cur = {NULL, 0, 0};
+    if (bounce_reserve(&ps, &cur, d->tail_len + EVGEN_WIRE_BLOCK_HEADER_SIZE + align) == 0)
+        bounce_put(&cur, d->tail, d->tail_len);
+    uint64_t pos = d->at + d->tail_len;
+    size_t placed_n = 0;
+    for (; placed_n < d->n_batch && !ps.failed; placed_n++) {
+        rt_buffer *b = d->batch[placed_n];
+        if (!b->framed)
+            evgen_rt_frame(b);
+        uint8_t *payload = b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE;
+        size_t size = b->size, padding = 0;
+        if (align == 1) { /* through the page cache: header and payload as they lie */
+            bounce_seal(&ps, &cur, cur.len);
+            add_iov(&ps, b->data, EVGEN_WIRE_BLOCK_HEADER_SIZE + size);
+        } else if ((uintptr_t)payload % align != 0 || size < align) {
+            /* copied whole: metadata, the end block, a small partial buffer */
+            if (bounce_reserve(&ps, &cur, cur.len + EVGEN_WIRE_BLOCK_HEADER_SIZE + size) != 0)
+                break;
+            bounce_put(&cur, b->data, EVGEN_WIRE_BLOCK_HEADER_SIZE + size);
+        } else {
+            /* the header in the bounce piece, padded so that the payload starts aligned */
+            padding = (align - (cur.len + EVGEN_WIRE_BLOCK_HEADER_SIZE) % align) % align;
+            if (bounce_reserve(&ps, &cur, cur.len + EVGEN_WIRE_BLOCK_HEADER_SIZE + padding) != 0)
+                break;
+            evgen_wire_pad_block_header(b->data, (uint32_t)padding);
+            bounce_put(&cur, b->data, EVGEN_WIRE_BLOCK_HEADER_SIZE);
+            bounce_put(&cur, NULL, padding);
+            bounce_seal(&ps, &cur, cur.len);
+            size_t aligned = size - size % align;
+            add_iov(&ps, payload, aligned);
+            if (bounce_reserve(&ps, &cur, 2 * (size_t)align + EVGEN_WIRE_BLOCK_HEADER_SIZE) != 0)
+                break;
+            bounce_put(&cur, payload + aligned, size - aligned);
+        }
+        uint32_t file_size = (uint32_t)(EVGEN_WIRE_BLOCK_HEADER_SIZE + padding + size);
+        pos += file_size;
+        placed p = {*b, pos, file_size};
+        p.info.data = NULL;
+        d->waiting[d->n_waiting++] = p;
+    }
+    size_t keep = cur.len % align;
+    const uint8_t *rest = cur.p ? cur.p + cur.len - keep : NULL; /* the new tail, freed with ps */
+    bounce_seal(&ps, &cur, ps.failed ? 0 : cur.len - keep);
+
+    uint64_t written = 0;
+    int err = ps.failed ? ENOMEM : write_pieces(s, &ps, d->at, &written);
+    if (err) {
+        evgen_rt_sink_failed(s, d->at + written, err);
+        settle_waiting(s, d, d->at + written, err);
+        for (size_t i = placed_n; i < d->n_batch; i++) /* never placed */
+            finish(s, d->batch[i], 0, 1);
+        d->tail_len = d->tail_in_file = 0;
+    } else {
+        if (ps.bytes) { /* the old tail was written in front of the batch */
+            d->at += ps.bytes;
+            d->tail_in_file = 0;
+        }
+        if (keep)
+            memcpy(d->tail, rest, keep);
+        d->tail_len = keep;
+        if (d->tail_len > d->tail_in_file)
+            d->tail_since = now_ns();
+        settle_waiting(s, d, d->at, 0);
+    }
+    if (s->dio_fd < 0)
+        d->align = 1; /* the file system refused O_DIRECT: the page cache from now on */
+    pieces_free(&ps);
+    for (size_t i = 0; i < d->n_batch; i++)
+        evgen_rt_release(s, d->batch[i]);
+    d->n_batch = 0;
+    d->batch_bytes = 0;
+}
+
+/* ---- the loop ---------------------------------------------------------------------------- */
+
+static void take(evgen_session *s, rt_dio *d, rt_buffer *b)
+{
+    if (b->type == RT_BLOCK_FORGET || __atomic_load_n(&s->error, __ATOMIC_ACQUIRE)) {
+        if (b->type != RT_BLOCK_FORGET)
+            evgen_rt_count_lost(s, b); /* after a sink error blocks are discarded */
+        evgen_rt_release(s, b);
+        evgen_rt_block_done(s);
+        return;
+    }
+    rt_buffer **batch = grow(d->batch, &d->cap_batch, d->n_batch + 1, sizeof *batch);
+    if (!batch) { /* no memory to hold it: written now, alone */
+        write_batch(s, d);
+        batch = d->batch;
+    } else {
+        d->batch = batch;
+    }
+    if (d->n_batch == 0)
+        d->batch_since = now_ns();
+    d->batch[d->n_batch++] = b;
+    d->batch_bytes += EVGEN_WIRE_BLOCK_HEADER_SIZE + (uint64_t)b->size;
+}
+
+/* Before it sleeps, the writer says when it wants to be woken: once the queue holds what the batch
+ * lacks. Returns how long to sleep at most (ms), 0 if that much is queued already. */
+static long ask_to_wake(evgen_session *s, rt_dio *d)
+{
+    uint64_t want = d->batch_min > d->batch_bytes ? d->batch_min - d->batch_bytes : 0;
+    __atomic_store_n(&s->wake_at, d->taken_bytes + (want ? want : 1), __ATOMIC_SEQ_CST);
+    uint64_t queued = __atomic_load_n(&s->q_bytes, __ATOMIC_SEQ_CST);
+    if (queued >= d->taken_bytes + want)
+        return 0;
+    /* Something waits to be written (gathered, queued or the tail): not for long. */
+    return d->n_batch || d->tail_len > d->tail_in_file || queued > d->taken_bytes ? LINGER_MS : 100;
+}
+
+void evgen_rt_dio_writer(evgen_session *s)
+{
+    rt_dio *d = s->dio;
+    const uint64_t linger = (uint64_t)LINGER_MS * 1000000u;
+    for (;;) {
+        uint32_t bell = __atomic_load_n(&s->doorbell, __ATOMIC_ACQUIRE);
+        int full = 0;
+        for (;;) {
+            if (d->batch_bytes >= BATCH_MAX) {
+                full = 1;
+                break;
+            }
+            rt_buffer *b = evgen_rt_queue_pop(s);
+            if (!b)
+                break;
+            d->taken_bytes += EVGEN_WIRE_BLOCK_HEADER_SIZE + (uint64_t)b->size;
+            take(s, d, b);
+        }
+        uint32_t flush = __atomic_load_n(&s->flush_req, __ATOMIC_ACQUIRE);
+        int stopping = __atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE);
+        /* Someone waits for the file (flush, close) or for a buffer: no more gathering. */
+        int asked = flush != d->flush_seen || stopping || __atomic_load_n(&s->waiters, __ATOMIC_ACQUIRE) ||
+                    __atomic_load_n(&s->n_free, __ATOMIC_ACQUIRE) == 0;
+        int tail_pending = d->tail_len > d->tail_in_file;
+        uint64_t now = d->n_batch || tail_pending ? now_ns() : 0;
+        if (d->n_batch) {
+            if (full || asked || d->batch_bytes >= d->batch_min || now - d->batch_since >= linger) {
+                write_batch(s, d);
+                continue; /* more may have come meanwhile */
+            }
+        } else {
+            if (tail_pending && (asked || now - d->tail_since >= linger))
+                write_tail(s, d);
+            d->flush_seen = flush;
+            if (stopping &&
+                __atomic_load_n(&s->done, __ATOMIC_ACQUIRE) >= __atomic_load_n(&s->queued, __ATOMIC_ACQUIRE))
+                break;
+        }
+        long sleep_ms = ask_to_wake(s, d);
+        if (sleep_ms)
+            evgen_rt_futex_wait(&s->doorbell, bell, sleep_ms);
+        __atomic_store_n(&s->wake_at, UINT64_MAX, __ATOMIC_RELAXED); /* awake: nobody need ring */
+    }
+}
