@@ -3,7 +3,8 @@
  * verified when the loop first enters it, or ahead of it by the reader's verifier thread) and read
  * back with libevgen-reader and the generated accessors, summing every field: the whole read, the
  * open alone, the loop alone, the loop over a trace already validated (evgen_reader_status first:
- * every block verified before the clock starts; the floor), and the whole read in time order.
+ * every block verified before the clock starts; the floor), a bare loop over the same file that
+ * checks nothing (bare_read.c: the least any reader can do here), and the whole read in time order.
  * Then, on a cut of at most 2 M events, `evgen dump --json` to /dev/null, and the same events
  * exported as CTF (`evgen export --ctf`) and read by babeltrace2 when it is installed: its decode
  * alone (`-o dummy`) and its text output to /dev/null, compared per event. Median of RUNS runs
@@ -19,10 +20,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bare_read.h"
 #include "bench_common.h"
+#include "gc_heap_stats_sum.h"
 #include "evgen/reader.h"
 #include "evgen/runtime.h"
-#include "gcevents_reader.h"
 #include "gcevents_runtime.h"
 
 extern char **environ;
@@ -50,13 +52,7 @@ static uint64_t read_loop(evgen_reader *r, long *n_read)
     uint64_t sum = 0;
     long n = 0;
     while (evgen_reader_next(r, &ev)) {
-        sum += GCHeapStats_GenerationSize0(&ev) + GCHeapStats_TotalPromotedSize0(&ev) +
-               GCHeapStats_GenerationSize1(&ev) + GCHeapStats_TotalPromotedSize1(&ev) +
-               GCHeapStats_GenerationSize2(&ev) + GCHeapStats_TotalPromotedSize2(&ev) +
-               GCHeapStats_GenerationSize3(&ev) + GCHeapStats_TotalPromotedSize3(&ev) +
-               GCHeapStats_FinalizationPromotedSize(&ev) + GCHeapStats_FinalizationPromotedCount(&ev) +
-               GCHeapStats_PinnedObjectCount(&ev) + GCHeapStats_SinkBlockCount(&ev) + GCHeapStats_GCHandleCount(&ev) +
-               GCHeapStats_ClrInstanceID(&ev) + GCHeapStats_GenerationSize4(&ev) + GCHeapStats_TotalPromotedSize4(&ev);
+        sum += gc_heap_stats_sum(&ev);
         n++;
     }
     *n_read = n;
@@ -67,6 +63,7 @@ typedef struct read_times {
     double whole, open, loop; /* open + loop (+ close), as a program reading a trace does */
     double whole_time_order;  /* the same in time order (every block verified at the rewind) */
     double validated_loop;    /* the loop over a reader whose validation finished before it */
+    double bare;              /* bare_read: map, frame, 16 loads, unmap, nothing checked */
 } read_times;
 
 static evgen_reader *open_or_die(const char *path)
@@ -87,10 +84,33 @@ static void check_count(long n, long events)
     }
 }
 
+/* The version and payload size of the trace's records (all GCHeapStats v2), for bare_read. */
+static void record_shape(const char *path, uint32_t *version, uint32_t *size)
+{
+    evgen_reader *r = open_or_die(path);
+    evgen_event ev;
+    if (!evgen_reader_next(r, &ev)) {
+        fprintf(stderr, "%s: no event\n", path);
+        exit(1);
+    }
+    *version = ev.version;
+    *size = ev.size;
+    evgen_reader_close(r);
+}
+
 static read_times read_run(const char *path, long events, uint64_t *checksum)
 {
     read_times t;
     long n;
+    uint32_t version, size;
+    record_shape(path, &version, &size);
+    uint64_t bare_sum;
+    t.bare = bare_read(path, version, size, &bare_sum, &n);
+    if (t.bare < 0) {
+        fprintf(stderr, "%s: the bare loop cannot read it\n", path);
+        exit(1);
+    }
+    check_count(n, events);
     double t0 = bench_now_seconds();
     evgen_reader *r = open_or_die(path);
     double t_open = bench_now_seconds();
@@ -117,6 +137,11 @@ static read_times read_run(const char *path, long events, uint64_t *checksum)
     evgen_reader_close(r);
     t.whole_time_order = bench_now_seconds() - t0;
     check_count(n, events);
+    if (bare_sum != *checksum) {
+        fprintf(stderr, "bare loop: checksum %llx, not %llx\n", (unsigned long long)bare_sum,
+                (unsigned long long)*checksum);
+        exit(1);
+    }
     if (timed != *checksum) {
         fprintf(stderr, "time order: checksum %llx, not %llx\n", (unsigned long long)timed,
                 (unsigned long long)*checksum);
@@ -181,11 +206,11 @@ int main(int argc, char **argv)
     write_trace(path, events);
     struct stat st;
     stat(path, &st);
-    double wholes[64], opens[64], loops[64], validated[64], timed[64], dumps[64], bt_decodes[64], bt_texts[64];
+    double wholes[64], opens[64], loops[64], validated[64], bares[64], timed[64], dumps[64], bt_decodes[64], bt_texts[64];
     uint64_t checksum = 0;
     for (int r = 0; r < runs; r++) {
         read_times t = read_run(path, events, &checksum);
-        wholes[r] = t.whole, opens[r] = t.open, loops[r] = t.loop, validated[r] = t.validated_loop;
+        wholes[r] = t.whole, opens[r] = t.open, loops[r] = t.loop, validated[r] = t.validated_loop, bares[r] = t.bare;
         timed[r] = t.whole_time_order;
     }
     unlink(path);
@@ -215,7 +240,7 @@ int main(int argc, char **argv)
     unlink(cut_path);
 
     double m_whole = bench_median(wholes, runs), m_open = bench_median(opens, runs), m_loop = bench_median(loops, runs),
-           m_valid = bench_median(validated, runs), m_timed = bench_median(timed, runs),
+           m_valid = bench_median(validated, runs), m_bare = bench_median(bares, runs), m_timed = bench_median(timed, runs),
            m_dump = bench_median(dumps, runs);
     double ev = (double)events, size = (double)st.st_size;
     printf("reader_bench: %ld GCHeapStats v2 events (%.1f MB, %.1f bytes/event), median of %d runs\n", events,
@@ -229,6 +254,8 @@ int main(int argc, char **argv)
            ev / m_loop / 1e6, size / m_loop / 1e9, m_loop * 1e9 / ev);
     printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "  floor: the loop over a trace already validated",
            ev / m_valid / 1e6, size / m_valid / 1e9, m_valid * 1e9 / ev);
+    printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "floor: a bare loop (map, frame, 16 loads, unmap)",
+           ev / m_bare / 1e6, size / m_bare / 1e9, m_bare * 1e9 / ev);
     printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "whole read in time order (open included)",
            ev / m_timed / 1e6, size / m_timed / 1e9, m_timed * 1e9 / ev);
     double dump_rate = (double)cut / m_dump;
@@ -245,6 +272,8 @@ int main(int argc, char **argv)
     printf("%-52s %8.2f M events/s  (the same cut)\n", "babeltrace2 CTF > /dev/null (text)", text_rate / 1e6);
     printf("%-52s %8.1fx  (goal 60x)\n", "whole read / babeltrace2 decode, per event", ev / m_whole / decode_rate);
     printf("%-52s %8.1fx\n", "floor loop / babeltrace2 decode, per event", ev / m_valid / decode_rate);
+    printf("%-52s %8.1fx  (no reader can pass it here)\n", "bare loop / babeltrace2 decode, per event",
+           ev / m_bare / decode_rate);
     printf("%-52s %8.1fx  (goal 20x)\n", "dump --json / babeltrace2 text, per event", dump_rate / text_rate);
     return 0;
 }
