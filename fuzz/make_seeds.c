@@ -3,6 +3,7 @@
  * and .nettrace files of every format version holding every event version of a gcevents golden
  * trace as the .NET runtime writes its events (no field descriptions), with stacks, two threads,
  * sequence points, V6 thread and label-list blocks, and one self-described EventSource event.
+ * A second .evtrace, the same threads written by the O_DIRECT writer (padded block headers).
  * Usage: fuzz_make_seeds GOLDEN.evtrace CORPUS_DIR (CORPUS_DIR/fuzz_evtrace and fuzz_nettrace
  * must exist). Built with EVGEN_BUILD_FUZZ; run by hand when the seeds are to be made again. */
 #include <pthread.h>
@@ -45,6 +46,28 @@ static int write_threads(const char *path)
     opt.buffer_count = 4;
     opt.max_payload = 96;
     opt.when_full = EVGEN_WHEN_FULL_DROP;
+    evgen_session *s = evgen_session_open_file(path, &opt);
+    if (!s)
+        return -1;
+    evgen_session_enable(s, NULL, 255, ~0ull);
+    pthread_t t[3];
+    for (uintptr_t k = 0; k < 3; k++)
+        pthread_create(&t[k], NULL, fire, (void *)k);
+    for (int k = 0; k < 3; k++)
+        pthread_join(t[k], NULL);
+    return evgen_session_close(s, NULL, NULL, NULL);
+}
+
+/* The same threads into a session whose writer writes with O_DIRECT (on a file system that has
+ * it): block headers padded past 48 bytes so that payloads start aligned in the file. */
+static int write_threads_direct_io(const char *path)
+{
+    evgen_session_options opt;
+    evgen_session_options_init(&opt);
+    opt.buffer_size = 4096;
+    opt.buffer_count = 8;
+    opt.max_payload = 1024;
+    opt.block_writer = EVGEN_BLOCK_WRITER_DIRECT_IO;
     evgen_session *s = evgen_session_open_file(path, &opt);
     if (!s)
         return -1;
@@ -130,6 +153,11 @@ int main(int argc, char **argv)
     char path[4096];
     snprintf(path, sizeof path, "%s/fuzz_evtrace/threads-blocks-drops.evtrace", argv[2]);
     if (write_threads(path) != 0) {
+        perror(path);
+        return 1;
+    }
+    snprintf(path, sizeof path, "%s/fuzz_evtrace/direct-io-padded.evtrace", argv[2]);
+    if (write_threads_direct_io(path) != 0) {
         perror(path);
         return 1;
     }
