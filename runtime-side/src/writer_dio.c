@@ -442,12 +442,14 @@ static void take(evgen_session *s, rt_dio *d, rt_buffer *b)
         return;
     }
     rt_buffer **batch = grow(d->batch, &d->cap_batch, d->n_batch + 1, sizeof *batch);
-    if (!batch) { /* no memory to hold it: written now, alone */
-        write_batch(s, d);
-        batch = d->batch;
-    } else {
-        d->batch = batch;
+    if (!batch) { /* no memory to hold it: the sink fails, as on a full disk */
+        evgen_rt_sink_failed(s, d->at, ENOMEM);
+        evgen_rt_count_lost(s, b);
+        evgen_rt_release(s, b);
+        evgen_rt_block_done(s);
+        return;
     }
+    d->batch = batch;
     if (d->n_batch == 0)
         d->batch_since = now_ns();
     d->batch[d->n_batch++] = b;
