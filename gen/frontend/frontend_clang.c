@@ -6,7 +6,6 @@
  * the field type as the type of a variable. So the C compiler resolves every typedef, enum,
  * #include, #define and constant expression, and we read its answers back. Argument positions
  * come from tokenizing the macro invocation, so errors point at the argument itself. */
-#include <clang-c/Index.h>
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
@@ -462,6 +461,11 @@ int evgen_frontend_parse(const evgen_frontend_options *opts, evgen_model *model,
     st.model = model;
     st.diags = diags;
     model->manifest_path = evgen_xstrdup(opts->manifest_path);
+    const char *why;
+    if (evgen_libclang_load(&why) != 0) {
+        evgen_error(diags, NULL, EVGEN_D_CLANG, "cannot load libclang: %s", why);
+        return -1;
+    }
 
     /* The manifest is read here, by the rule of every input (outputs.h: a regular file, not too
      * large, never a FIFO that would block), and handed to libclang as an unsaved file: libclang

@@ -4,7 +4,7 @@
 #ifndef EVGEN_GEN_FRONTEND_INTERNAL_H
 #define EVGEN_GEN_FRONTEND_INTERNAL_H
 
-#include <clang-c/Index.h>
+#include "frontend/libclang.h" /* libclang, loaded at the first parse */
 
 #include "model/diag.h"
 #include "model/model.h"
