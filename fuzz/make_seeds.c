@@ -35,39 +35,18 @@ static void *fire(void *arg)
     return NULL;
 }
 
-/* Three threads, 4 KiB buffers shared 4 at a time, events dropped rather than waited for, and
- * payloads over 96 bytes refused: many blocks per thread, interleaved in time, and every count of
- * the end block. */
-static int write_threads(const char *path)
+/* Three threads in 4 KiB buffers, BUFFERS of them shared: many blocks per thread, interleaved in
+ * time. */
+static int write_threads(const char *path, uint32_t buffers, uint32_t max_payload, evgen_when_full when_full,
+                         evgen_block_writer writer)
 {
     evgen_session_options opt;
     evgen_session_options_init(&opt);
     opt.buffer_size = 4096;
-    opt.buffer_count = 4;
-    opt.max_payload = 96;
-    opt.when_full = EVGEN_WHEN_FULL_DROP;
-    evgen_session *s = evgen_session_open_file(path, &opt);
-    if (!s)
-        return -1;
-    evgen_session_enable(s, NULL, 255, ~0ull);
-    pthread_t t[3];
-    for (uintptr_t k = 0; k < 3; k++)
-        pthread_create(&t[k], NULL, fire, (void *)k);
-    for (int k = 0; k < 3; k++)
-        pthread_join(t[k], NULL);
-    return evgen_session_close(s, NULL, NULL, NULL);
-}
-
-/* The same threads into a session whose writer writes with O_DIRECT (on a file system that has
- * it): block headers padded past 48 bytes so that payloads start aligned in the file. */
-static int write_threads_direct_io(const char *path)
-{
-    evgen_session_options opt;
-    evgen_session_options_init(&opt);
-    opt.buffer_size = 4096;
-    opt.buffer_count = 8;
-    opt.max_payload = 1024;
-    opt.block_writer = EVGEN_BLOCK_WRITER_DIRECT_IO;
+    opt.buffer_count = buffers;
+    opt.max_payload = max_payload;
+    opt.when_full = when_full;
+    opt.block_writer = writer;
     evgen_session *s = evgen_session_open_file(path, &opt);
     if (!s)
         return -1;
@@ -152,12 +131,16 @@ int main(int argc, char **argv)
     }
     char path[4096];
     snprintf(path, sizeof path, "%s/fuzz_evtrace/threads-blocks-drops.evtrace", argv[2]);
-    if (write_threads(path) != 0) {
+    /* Four buffers, events dropped rather than waited for, payloads over 96 bytes refused: every
+     * count of the end block. */
+    if (write_threads(path, 4, 96, EVGEN_WHEN_FULL_DROP, EVGEN_BLOCK_WRITER_AUTO) != 0) {
         perror(path);
         return 1;
     }
     snprintf(path, sizeof path, "%s/fuzz_evtrace/direct-io-padded.evtrace", argv[2]);
-    if (write_threads_direct_io(path) != 0) {
+    /* The O_DIRECT writer (on a file system that has it): block headers padded past 48 bytes so
+     * that payloads start aligned in the file. */
+    if (write_threads(path, 8, 1024, EVGEN_WHEN_FULL_WAIT, EVGEN_BLOCK_WRITER_DIRECT_IO) != 0) {
         perror(path);
         return 1;
     }

@@ -1,8 +1,5 @@
 /* reader_helpers.c — traces for the reader tests, a hand-made trace builder, block walking from
  * the spec, and programs run on pipes (see reader_helpers.h). */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* O_DIRECT */
-#endif
 #include "reader_helpers.h"
 
 #include <errno.h>
@@ -255,26 +252,6 @@ void rh_end_block(rh_bytes *file, size_t n, const uint64_t *thread_ids, const ui
 }
 
 /* ---- files and programs ------------------------------------------------------------------ */
-
-int rh_dir_has_direct_io(const char *dir)
-{
-    size_t n = strlen(dir) + 32;
-    char *path = malloc(n);
-    snprintf(path, n, "%s/direct-io-probe", dir);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0644);
-    void *block = NULL;
-    int ok = fd >= 0 && posix_memalign(&block, 4096, 4096) == 0;
-    if (ok) {
-        memset(block, 0, 4096);
-        ok = pwrite(fd, block, 4096, 0) == 4096;
-    }
-    free(block);
-    if (fd >= 0)
-        close(fd);
-    unlink(path);
-    free(path);
-    return ok;
-}
 
 char *rh_write_file(const char *dir, const char *name, const void *data, size_t size)
 {

@@ -84,8 +84,6 @@ void rh_end_block(rh_bytes *file, size_t n, const uint64_t *thread_ids, const ui
 
 /* Writes `size` bytes to DIR/NAME; returns the path (caller frees). */
 char *rh_write_file(const char *dir, const char *name, const void *data, size_t size);
-/* 1 if files in DIR take O_DIRECT writes (of 4096 aligned bytes). */
-int rh_dir_has_direct_io(const char *dir);
 
 /* Runs argv with stdin /dev/null and stdout and stderr on pipes (never a terminal); captures both
  * (NUL-terminated, *out_len bytes of stdout). Returns the exit status, or -1. */

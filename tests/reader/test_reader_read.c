@@ -380,7 +380,7 @@ static void test_direct_io_trace_reads_like_any(void **state)
                 victim = i;
         }
     }
-    if (rh_dir_has_direct_io(dir))
+    if (evgen_test_dir_has_direct_io(dir))
         assert_true(padded > n_blocks / 4);
 
     char *error = NULL;

@@ -1,11 +1,7 @@
 /* test_runtime_session.c — libevgen-runtime sessions, checked through the tests' own trace
  * parser: options, file header, metadata, records byte for byte, the three sinks, enablement,
  * too-big payloads, threads that exit or idle, late registration, errors, fork. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* O_DIRECT */
-#endif
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -26,6 +22,7 @@
 #include "evgen/runtime.h"
 #include "rt_helpers.h"
 #include "test_manifest.h"
+#include "test_support.h"
 #include "trace_parse.h"
 
 /* ---- the emit script every sink records, and its expected records, built by hand ---- */
@@ -1000,18 +997,10 @@ static long padded_blocks(const uint8_t *data, size_t size, uint32_t align)
 /* 1 if files of the tests' temporary directory take O_DIRECT writes. */
 static int tempdir_has_direct_io(void)
 {
-    char *path = rt_path("probe");
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0644);
-    void *block = NULL;
-    int ok = fd >= 0 && posix_memalign(&block, 4096, 4096) == 0;
-    if (ok) {
-        memset(block, 0, 4096);
-        ok = pwrite(fd, block, 4096, 0) == 4096;
-    }
-    free(block);
-    if (fd >= 0)
-        close(fd);
-    rt_path_free(path);
+    char *dir = evgen_test_tempdir();
+    int ok = evgen_test_dir_has_direct_io(dir);
+    evgen_test_rmtree(dir);
+    free(dir);
     return ok;
 }
 
