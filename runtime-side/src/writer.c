@@ -113,13 +113,14 @@ void evgen_rt_enqueue(evgen_session *s, rt_buffer *b)
     if (b->pooled)
         __atomic_fetch_add(&s->n_inflight, 1, __ATOMIC_RELAXED);
     __atomic_fetch_add(&s->queued, 1, __ATOMIC_RELAXED);
+    /* Read before the push: once pushed, the writer may write B and give it to another thread. */
+    uint64_t size = EVGEN_WIRE_BLOCK_HEADER_SIZE + (uint64_t)b->size;
     push(s, b);
     if (s->dio) {
         /* The O_DIRECT writer sleeps until it has enough for a batch: a wake-up per block would
          * cost it (and this thread's system call) more than the block's write. Sequentially
          * consistent against its store of wake_at and load of q_bytes (writer_dio.c). */
-        uint64_t bytes = __atomic_add_fetch(&s->q_bytes, EVGEN_WIRE_BLOCK_HEADER_SIZE + (uint64_t)b->size,
-                                            __ATOMIC_SEQ_CST);
+        uint64_t bytes = __atomic_add_fetch(&s->q_bytes, size, __ATOMIC_SEQ_CST);
         if (bytes < __atomic_load_n(&s->wake_at, __ATOMIC_SEQ_CST))
             return;
     }
