@@ -137,10 +137,11 @@ static const evgen_thread_totals *totals_of(const evgen_session_totals *t, uint6
 
 /* WAIT: nothing lost, nothing duplicated, nothing reordered, with flushes racing the emitters. */
 static void run_wait(unsigned n_threads, uint64_t per_thread, uint32_t buffer_size, uint32_t buffer_count,
-                     unsigned max_flushes)
+                     unsigned max_flushes, evgen_block_writer writer)
 {
     char *path = rt_path("wait.evtrace");
     evgen_session_options opt = rt_options(buffer_size, buffer_count, 1024, EVGEN_WHEN_FULL_WAIT);
+    opt.block_writer = writer;
     evgen_session *s = evgen_session_open_file(path, &opt);
     assert_non_null(s);
     assert_int_equal(evgen_session_enable(s, "Test-Provider", 4, 0x4), 0);
@@ -192,16 +193,24 @@ static void run_wait(unsigned n_threads, uint64_t per_thread, uint32_t buffer_si
 static void test_runtime_wait_8_threads(void **state)
 {
     (void)state;
-    run_wait(8, RT_SANITIZED ? 100000 : 1000000, 65536, 64, 100000);
+    run_wait(8, RT_SANITIZED ? 100000 : 1000000, 65536, 64, 100000, EVGEN_BLOCK_WRITER_AUTO);
 }
 
-static void test_runtime_drop_tiny_buffers(void **state)
+/* The O_DIRECT writer gathering 8 threads' blocks while flushes take partial ones. */
+static void test_runtime_wait_8_threads_direct_io(void **state)
 {
     (void)state;
+    run_wait(8, RT_SANITIZED ? 50000 : 500000, 65536, 64, 100000, EVGEN_BLOCK_WRITER_DIRECT_IO);
+}
+
+/* DROP: every event written, dropped or refused, and counted where it happened. */
+static void run_drop(evgen_block_writer writer)
+{
     const unsigned n_threads = 8;
     const uint64_t per_thread = RT_SANITIZED ? 25000 : 250000;
     char *path = rt_path("drop.evtrace");
     evgen_session_options opt = rt_options(4096, 2, 100, EVGEN_WHEN_FULL_DROP);
+    opt.block_writer = writer;
     evgen_session *s = evgen_session_open_file(path, &opt);
     assert_non_null(s);
     assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
@@ -262,6 +271,18 @@ static void test_runtime_drop_tiny_buffers(void **state)
     tp_free(&t);
     free(data);
     rt_path_free(path);
+}
+
+static void test_runtime_drop_tiny_buffers(void **state)
+{
+    (void)state;
+    run_drop(EVGEN_BLOCK_WRITER_AUTO);
+}
+
+static void test_runtime_drop_tiny_buffers_direct_io(void **state)
+{
+    (void)state;
+    run_drop(EVGEN_BLOCK_WRITER_DIRECT_IO);
 }
 
 /* ---- WAIT with every buffer idle in other threads ---- */
@@ -338,7 +359,7 @@ static void run_with_barrier(int mode, unsigned max_flushes)
         return;
     }
     /* Small buffers: many hand-offs racing many flushes. */
-    run_wait(4, RT_SANITIZED ? 20000 : 200000, 4096, 8, max_flushes);
+    run_wait(4, RT_SANITIZED ? 20000 : 200000, 4096, 8, max_flushes, EVGEN_BLOCK_WRITER_AUTO);
     assert_int_equal(evgen_rt_barrier_force(0), 0);
 }
 
@@ -364,7 +385,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runtime_wait_8_threads),
+        cmocka_unit_test(test_runtime_wait_8_threads_direct_io),
         cmocka_unit_test(test_runtime_drop_tiny_buffers),
+        cmocka_unit_test(test_runtime_drop_tiny_buffers_direct_io),
         cmocka_unit_test(test_runtime_wait_steals_idle_buffers),
         cmocka_unit_test(test_runtime_barrier_private_expedited),
         cmocka_unit_test(test_runtime_barrier_global),
