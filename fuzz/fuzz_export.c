@@ -16,6 +16,7 @@
 #include "gcevents_reader.h"
 
 static char scratch[] = "/tmp/evgen-fuzz-export-XXXXXX";
+static int scratch_made;
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
@@ -30,6 +31,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     (void)argc;
     (void)argv;
     FUZZ_CHECK(mkdtemp(scratch) != NULL);
+    scratch_made = 1;
     return 0;
 }
 
@@ -41,7 +43,9 @@ static int exists(const char *path)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (scratch[sizeof scratch - 2] == 'X') /* the replay runner calls LLVMFuzzerInitialize too */
+    /* A flag, not the template's last X: mkdtemp may end the name it makes with an X (1 in 62),
+     * and making it again from that name failed (EINVAL): a fresh-root test run hit it. */
+    if (!scratch_made) /* the replay runner calls LLVMFuzzerInitialize too */
         LLVMFuzzerInitialize(NULL, NULL);
     char trace[sizeof scratch + 16], out[sizeof scratch + 16];
     snprintf(trace, sizeof trace, "%s/trace", scratch);
