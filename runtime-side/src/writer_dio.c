@@ -79,14 +79,15 @@ static uint64_t now_ns(void)
     return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* What O_DIRECT needs on this file: the larger of its memory and offset alignments, or 0 when the
- * file system has no direct I/O. A kernel without STATX_DIOALIGN (before 6.1): try the page size. */
+/* What O_DIRECT needs on this file: the larger of its memory and offset alignments, or 0 (the
+ * page cache) when the file system does not say. tmpfs says nothing and takes O_DIRECT as an
+ * ordinary write (padding for nothing); so do kernels before 6.1, which have no STATX_DIOALIGN. */
 static uint32_t dio_alignment(int fd)
 {
     struct statx stx;
     memset(&stx, 0, sizeof stx);
     if (syscall(SYS_statx, fd, "", AT_EMPTY_PATH, STATX_DIOALIGN, &stx) != 0 || !(stx.stx_mask & STATX_DIOALIGN))
-        return EVGEN_RT_DIO_MAX_ALIGN;
+        return 0;
     if (stx.stx_dio_offset_align == 0 || stx.stx_dio_mem_align == 0)
         return 0;
     return stx.stx_dio_mem_align > stx.stx_dio_offset_align ? stx.stx_dio_mem_align : stx.stx_dio_offset_align;
