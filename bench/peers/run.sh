@@ -5,7 +5,7 @@
 # GCHeapStats v2 events each (so that the machine's load falls on all alike), reads the barectf and
 # LTTng traces back with babeltrace2 (asserting every event is there), runs bench/reader_bench if it
 # builds, and prints a table of medians with each harness's per-round ratio to the floor.
-# Needs what bench/peers/setup.sh installs. Usage: bench/peers/run.sh [EVENTS] [ROUNDS]
+# Needs what bench/peers/setup.sh installs. Usage: [EVGEN_PEERS_DIR=DIR] bench/peers/run.sh [EVENTS] [ROUNDS]
 set -euo pipefail
 
 events=${1:-1000000}
@@ -37,9 +37,18 @@ done
 
 # ---- a temporary directory, and cleanup whatever happens ---------------------------------------
 
-# Traces go to a tmpfs when there is one, so that the disk's writeback does not time the tracers.
+# Traces go to a tmpfs when there is one, so that the disk's writeback does not time the tracers;
+# EVGEN_PEERS_DIR puts them elsewhere (a disk, where evgen's O_DIRECT writer has a device to write to).
 parent=${TMPDIR:-/tmp}
 [[ -d /dev/shm && -w /dev/shm ]] && parent=/dev/shm
+# LTTng-UST's ring buffers: 16 sub-buffers of 1 MiB per CPU; on a disk its consumer daemon falls
+# behind the emitting loop, and discards, unless they hold the whole run (128).
+lttng_subbufs=16
+if [[ -n ${EVGEN_PEERS_DIR:-} ]]; then
+    [[ -d $EVGEN_PEERS_DIR && -w $EVGEN_PEERS_DIR ]] || die "EVGEN_PEERS_DIR=$EVGEN_PEERS_DIR is not a writable directory"
+    parent=$EVGEN_PEERS_DIR
+    lttng_subbufs=128
+fi
 work=$(mktemp -d "$parent/evgen-peers.XXXXXX")
 session=evgen-peers-$$
 session_created=0
@@ -152,6 +161,10 @@ run_evgen() {
     "$peer_evgen" "$events" "$out/trace.evtrace" >"$out/evgen.txt" || die "the evgen harness failed"
     record "$1" "$(file_bytes "$out/trace.evtrace")" <"$out/evgen.txt"
     rm -f "$out/trace.evtrace"
+    "$peer_evgen" "$events" "$out/trace.evtrace" --direct-io >"$out/evgen.txt" ||
+        die "the evgen harness failed (--direct-io)"
+    record "$1" "$(file_bytes "$out/trace.evtrace")" <"$out/evgen.txt"
+    rm -f "$out/trace.evtrace"
     "$peer_evgen" --disabled $((events * 10)) >"$out/evgen.txt" || die "the evgen harness failed (--disabled)"
     record "$1" 0 <"$out/evgen.txt"
 }
@@ -172,10 +185,10 @@ run_barectf() {
 lttng_session() {
     local round=$1 mode=$2 trace=$out/lttng discarded consumerds count
     # Per-UID buffers (one ring buffer per CPU for all of this user's processes), discard mode,
-    # 16 sub-buffers of 1 MiB per CPU (~9,000 events each), read out by lttng-consumerd.
+    # $lttng_subbufs sub-buffers of 1 MiB per CPU (~9,000 events each), read out by lttng-consumerd.
     lttng create "$session" --output="$trace" >/dev/null || die "lttng create failed"
     session_created=1
-    lttng enable-channel -u -s "$session" --buffers-uid --subbuf-size=1M --num-subbuf=16 chan >/dev/null ||
+    lttng enable-channel -u -s "$session" --buffers-uid --subbuf-size=1M --num-subbuf="$lttng_subbufs" chan >/dev/null ||
         die "lttng enable-channel failed"
     lttng enable-event -u -s "$session" -c chan evgen_peer:GCHeapStats >/dev/null || die "lttng enable-event failed"
     lttng start "$session" >/dev/null || die "lttng start failed"
@@ -239,14 +252,15 @@ awk -v rounds="$rounds" '
         for (name in names) for (r = 1; r <= rounds; r++) if ((r, "floor") in w && (r, name) in w) {
             wr[name] = wr[name] " " w[r, name] / w[r, "floor"]; cr[name] = cr[name] " " c[r, name] / c[r, "floor"] }
         printf "\n%-46s %9s %9s %9s %8s %8s %8s\n", "harness (emitting)", "wall ns", "CPU ns", "M ev/s", "bytes", "wall/fl", "CPU/fl"
-        split("floor evgen barectf lttng-loop lttng lttng-flushed", order, " ")
+        split("floor evgen evgen-dio barectf lttng-loop lttng lttng-flushed", order, " ")
         label["floor"] = "floor: memcpy + clock_gettime + fwrite"
         label["evgen"] = "evgen FireEtwGCHeapStats_V2, until closed"
+        label["evgen-dio"] = "  the same, the O_DIRECT writer"
         label["barectf"] = "barectf 3, 64 KiB packets, until closed"
         label["lttng-loop"] = "LTTng-UST 2.13, emitting loop only"
         label["lttng"] = "LTTng-UST 2.13, until lttng stop (+consumerd)"
         label["lttng-flushed"] = "LTTng-UST 2.13, until flushed (+consumerd)"
-        for (i = 1; i <= 6; i++) { n = order[i]; if (!(n in names)) continue
+        for (i = 1; i <= 7; i++) { n = order[i]; if (!(n in names)) continue
             mw = median(walls[n]); printf "%-46s %9.1f %9.1f %9.2f %8.1f %8.2f %8.2f\n", label[n], mw, median(cpus[n]),
                 1e3 / mw, median(bytes[n]), median(wr[n]), median(cr[n]) }
         printf "\n%-46s %9s\n", "disabled call site", "wall ns"
