@@ -297,6 +297,9 @@ EVGEN_RT_HIDDEN void evgen_rt_dio_writer(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_dio_free(evgen_session *s);
 /* Test hook (tests/runtime): the O_DIRECT alignment to use (0: statx's; 1: none, the page cache). */
 void evgen_rt_dio_force_align(uint32_t align);
+/* Test hook (tests): the alignment an O_DIRECT session would write a file of DIR with, by the rule
+ * evgen_rt_dio_open applies (a probe file made and removed); 1: through the page cache. */
+uint32_t evgen_rt_dio_alignment_in(const char *dir);
 /* The payload alignment its pool buffers need. */
 #define EVGEN_RT_DIO_MAX_ALIGN 4096u
 

@@ -32,6 +32,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <linux/stat.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -103,6 +104,36 @@ void evgen_rt_dio_force_align(uint32_t align)
     __atomic_store_n(&forced_align, align, __ATOMIC_RELAXED);
 }
 
+/* The alignment to write FD's file with: the forced one, else statx's, when it is a power of two
+ * that a payload's place in its pool buffer (aligned to EVGEN_RT_DIO_MAX_ALIGN, session.c) meets;
+ * else 1, the page cache. */
+static uint32_t usable_alignment(int fd)
+{
+    uint32_t align = __atomic_load_n(&forced_align, __ATOMIC_RELAXED);
+    if (!align)
+        align = dio_alignment(fd);
+    return align >= 2 && align <= EVGEN_RT_DIO_MAX_ALIGN && !(align & (align - 1)) ? align : 1;
+}
+
+uint32_t evgen_rt_dio_alignment_in(const char *dir)
+{
+    char path[4096];
+    if (snprintf(path, sizeof path, "%s/.evgen-direct-io-probe", dir) >= (int)sizeof path)
+        return 1;
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0)
+        return 1;
+    uint32_t align = usable_alignment(fd);
+    int direct = align > 1 ? open(path, O_WRONLY | O_DIRECT | O_CLOEXEC) : -1;
+    if (direct >= 0)
+        close(direct);
+    else
+        align = 1;
+    close(fd);
+    unlink(path);
+    return align;
+}
+
 int evgen_rt_dio_open(evgen_session *s, const char *path, const uint8_t *header, size_t header_size)
 {
     rt_dio *d = calloc(1, sizeof *d);
@@ -110,12 +141,8 @@ int evgen_rt_dio_open(evgen_session *s, const char *path, const uint8_t *header,
         return ENOMEM;
     s->dio = d;
     s->frame_at_seal = 1;
-    uint32_t align = __atomic_load_n(&forced_align, __ATOMIC_RELAXED);
-    if (!align)
-        align = dio_alignment(s->fd);
-    /* A payload lies aligned to EVGEN_RT_DIO_MAX_ALIGN in its pool buffer (session.c): a larger
-     * alignment, or none, is written through the page cache. */
-    if (align >= 2 && align <= EVGEN_RT_DIO_MAX_ALIGN && !(align & (align - 1)))
+    uint32_t align = usable_alignment(s->fd);
+    if (align > 1)
         s->dio_fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
     struct stat a, b; /* the same file: not one that replaced it at `path` meanwhile */
     if (s->dio_fd >= 0 && (fstat(s->fd, &a) != 0 || fstat(s->dio_fd, &b) != 0 || a.st_dev != b.st_dev ||

@@ -1,7 +1,4 @@
 /* test_support.c — process, file and directory helpers for the tests. */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* O_DIRECT */
-#endif
 #include "test_support.h"
 
 #include <fcntl.h>
@@ -185,22 +182,4 @@ void evgen_test_output_free(evgen_test_output *o)
     free(o->out);
     free(o->err);
     o->out = o->err = NULL;
-}
-
-int evgen_test_dir_has_direct_io(const char *dir)
-{
-    char *path = evgen_test_format("%s/direct-io-probe", dir);
-    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_DIRECT, 0644);
-    void *block = NULL;
-    int ok = fd >= 0 && posix_memalign(&block, 4096, 4096) == 0;
-    if (ok) {
-        memset(block, 0, 4096);
-        ok = pwrite(fd, block, 4096, 0) == 4096;
-    }
-    free(block);
-    if (fd >= 0)
-        close(fd);
-    unlink(path);
-    free(path);
-    return ok;
 }

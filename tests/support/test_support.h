@@ -44,9 +44,6 @@ int evgen_test_exists(const char *path);
 
 /* Creates a fresh temporary directory; returns its path (caller frees). Aborts on failure. */
 char *evgen_test_tempdir(void);
-/* 1 if files in DIR take O_DIRECT writes (4096 aligned bytes), as the O_DIRECT writer's tests
- * need to know what to expect. */
-int evgen_test_dir_has_direct_io(const char *dir);
 /* Removes a directory tree (best effort). */
 void evgen_test_rmtree(const char *path);
 
