@@ -109,7 +109,6 @@ struct evgen_session {
     uint64_t start_ticks, frequency;
     int clock_is_tsc;
     int emitters_write; /* a top emit writes its own full buffer (direct.c) */
-    int frame_at_seal;  /* EVGEN_BLOCK_WRITER_DIRECT_IO: whoever seals a block checksums it (quiesce.c) */
     uint64_t file_end;  /* file sink: bytes of the file reserved so far (atomic, sink.c) */
 
     /* The pool: lock-free (writer.c). */
@@ -134,7 +133,7 @@ struct evgen_session {
     int dio_fd;         /* the file opened with O_DIRECT, or -1 */
     uint32_t flush_req; /* a flush or close wants every block in the file now (atomic adds) */
     uint64_t q_bytes;   /* bytes of the blocks queued so far (atomic adds, O_DIRECT writer only) */
-    uint64_t wake_at;   /* the O_DIRECT writer sleeps until q_bytes reaches it (0: ring every push) */
+    uint64_t wake_at;   /* the O_DIRECT writer sleeps until q_bytes reaches it (UINT64_MAX: awake) */
 
     /* Under the runtime lock. */
     rt_rule *rules;
@@ -313,6 +312,9 @@ EVGEN_RT_HIDDEN void evgen_rt_sink_failed(evgen_session *s, uint64_t offset, int
 EVGEN_RT_HIDDEN int evgen_rt_sink_write_now(evgen_session *s, rt_buffer *b);
 EVGEN_RT_HIDDEN int evgen_rt_sink_block(evgen_session *s, rt_buffer *b);
 EVGEN_RT_HIDDEN int evgen_rt_callback_block(evgen_session *s, const rt_buffer *b);
+/* pwrite(2) of all N bytes at OFFSET, partial writes and EINTR retried: 0 or the errno
+ * (async-signal-safe). */
+EVGEN_RT_HIDDEN int evgen_rt_write_all(int fd, uint64_t offset, const uint8_t *p, size_t n);
 /* The test hook's error for N bytes at OFFSET of a file (evgen_rt_sink_fail_after), or 0. */
 EVGEN_RT_HIDDEN int evgen_rt_sink_injected(uint64_t offset, size_t n);
 /* Test hook (tests/runtime): the file sink fails with `err` past `bytes` (UINT64_MAX: never). */

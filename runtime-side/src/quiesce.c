@@ -73,7 +73,7 @@ void evgen_rt_handoff(evgen_session *s, rt_thread *t, unsigned level)
         evgen_rt_pool_put(s, b);
         return;
     }
-    if (s->frame_at_seal) { /* checksummed here, in this core's cache: the O_DIRECT writer reads none of it */
+    if (s->dio) { /* checksummed here, in this core's cache: the O_DIRECT writer reads none of it */
         evgen_rt_frame(b);
         b->framed = 1;
     }

@@ -11,7 +11,7 @@
 
 #include "internal.h"
 
-static int write_all(int fd, uint64_t offset, const uint8_t *p, size_t n)
+int evgen_rt_write_all(int fd, uint64_t offset, const uint8_t *p, size_t n)
 {
     while (n) {
         ssize_t w = pwrite(fd, p, n, (off_t)offset);
@@ -60,7 +60,7 @@ int evgen_rt_sink_raw(evgen_session *s, uint64_t offset, const uint8_t *p, size_
     case RT_SINK_FILE:
         err = evgen_rt_sink_injected(offset, n);
         if (!err)
-            err = write_all(s->fd, offset, p, n);
+            err = evgen_rt_write_all(s->fd, offset, p, n);
         break;
     case RT_SINK_MEMORY:
         evgen_wire_buf_raw(&s->memory, p, n);

@@ -105,6 +105,13 @@ rt_buffer *evgen_rt_queue_pop(evgen_session *s)
     return NULL;
 }
 
+/* Wakes the writer: a block was queued, or it is asked to write or stop. */
+static void ring(evgen_session *s)
+{
+    __atomic_fetch_add(&s->doorbell, 1, __ATOMIC_RELEASE);
+    evgen_rt_futex_wake(&s->doorbell);
+}
+
 void evgen_rt_enqueue(evgen_session *s, rt_buffer *b)
 {
     /* The O_DIRECT writer places blocks itself: their padding depends on the blocks before. */
@@ -124,16 +131,13 @@ void evgen_rt_enqueue(evgen_session *s, rt_buffer *b)
         if (bytes < __atomic_load_n(&s->wake_at, __ATOMIC_SEQ_CST))
             return;
     }
-    __atomic_fetch_add(&s->doorbell, 1, __ATOMIC_RELEASE);
-    evgen_rt_futex_wake(&s->doorbell);
+    ring(s);
 }
 
 void evgen_rt_writer_nudge(evgen_session *s)
 {
-    if (!s->dio)
-        return;
-    __atomic_fetch_add(&s->doorbell, 1, __ATOMIC_RELEASE);
-    evgen_rt_futex_wake(&s->doorbell);
+    if (s->dio)
+        ring(s);
 }
 
 /* A metadata block: a file's is written at once by the calling thread, so that it is in the file
@@ -157,8 +161,7 @@ void evgen_rt_wait_written(evgen_session *s)
     uint64_t target = __atomic_load_n(&s->queued, __ATOMIC_ACQUIRE);
     if (s->dio) { /* its writer waits for more blocks before it writes, unless asked */
         __atomic_fetch_add(&s->flush_req, 1, __ATOMIC_RELEASE);
-        __atomic_fetch_add(&s->doorbell, 1, __ATOMIC_RELEASE);
-        evgen_rt_futex_wake(&s->doorbell);
+        ring(s);
     }
     for (;;) {
         uint32_t seen = __atomic_load_n(&s->done_word, __ATOMIC_ACQUIRE);
@@ -286,7 +289,6 @@ int evgen_rt_writer_start(evgen_session *s)
 void evgen_rt_writer_stop(evgen_session *s)
 {
     __atomic_store_n(&s->stopping, 1, __ATOMIC_RELEASE);
-    __atomic_fetch_add(&s->doorbell, 1, __ATOMIC_RELEASE);
-    evgen_rt_futex_wake(&s->doorbell);
+    ring(s);
     pthread_join(s->writer, NULL);
 }

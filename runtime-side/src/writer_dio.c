@@ -38,7 +38,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "internal.h"
@@ -72,13 +71,6 @@ typedef struct rt_dio {
     uint64_t taken_bytes; /* of s->q_bytes, what the writer took off the queue */
     uint32_t flush_seen;
 } rt_dio;
-
-static uint64_t now_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* What O_DIRECT needs on this file: the larger of its memory and offset alignments, or 0 (the
  * page cache) when the file system does not say. tmpfs says nothing and takes O_DIRECT as an
@@ -139,8 +131,7 @@ int evgen_rt_dio_open(evgen_session *s, const char *path, const uint8_t *header,
     rt_dio *d = calloc(1, sizeof *d);
     if (!d)
         return ENOMEM;
-    s->dio = d;
-    s->frame_at_seal = 1;
+    s->dio = d; /* and so whoever seals a block checksums it (quiesce.c) */
     uint32_t align = usable_alignment(s->fd);
     if (align > 1)
         s->dio_fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
@@ -349,19 +340,9 @@ static void write_tail(evgen_session *s, rt_dio *d)
 {
     uint64_t offset = d->at + d->tail_in_file;
     size_t n = d->tail_len - d->tail_in_file;
-    const uint8_t *p = d->tail + d->tail_in_file;
     int err = n ? evgen_rt_sink_injected(offset, n) : 0;
-    while (!err && n) {
-        ssize_t w = pwrite(s->fd, p, n, (off_t)offset);
-        if (w < 0 && errno == EINTR)
-            continue;
-        err = w < 0 ? errno : w == 0 ? EIO : 0;
-        if (w > 0) {
-            p += w;
-            offset += (uint64_t)w;
-            n -= (size_t)w;
-        }
-    }
+    if (!err && n)
+        err = evgen_rt_write_all(s->fd, offset, d->tail + d->tail_in_file, n);
     if (err) {
         evgen_rt_sink_failed(s, d->at, err);
         settle_waiting(s, d, d->at, err);
@@ -446,7 +427,7 @@ static void write_batch(evgen_session *s, rt_dio *d)
             memcpy(d->tail, rest, keep);
         d->tail_len = keep;
         if (d->tail_len > d->tail_in_file)
-            d->tail_since = now_ns();
+            d->tail_since = evgen_clock_monotonic();
         settle_waiting(s, d, d->at, 0);
     }
     if (s->dio_fd < 0)
@@ -460,26 +441,30 @@ static void write_batch(evgen_session *s, rt_dio *d)
 
 /* ---- the loop ---------------------------------------------------------------------------- */
 
+/* B, taken off the queue, is not written: its events are lost (a forget block has none). */
+static void discard(evgen_session *s, rt_buffer *b)
+{
+    if (b->type != RT_BLOCK_FORGET)
+        evgen_rt_count_lost(s, b);
+    evgen_rt_release(s, b);
+    evgen_rt_block_done(s);
+}
+
 static void take(evgen_session *s, rt_dio *d, rt_buffer *b)
 {
     if (b->type == RT_BLOCK_FORGET || __atomic_load_n(&s->error, __ATOMIC_ACQUIRE)) {
-        if (b->type != RT_BLOCK_FORGET)
-            evgen_rt_count_lost(s, b); /* after a sink error blocks are discarded */
-        evgen_rt_release(s, b);
-        evgen_rt_block_done(s);
+        discard(s, b); /* after a sink error blocks are discarded */
         return;
     }
     rt_buffer **batch = grow(d->batch, &d->cap_batch, d->n_batch + 1, sizeof *batch);
     if (!batch) { /* no memory to hold it: the sink fails, as on a full disk */
         evgen_rt_sink_failed(s, d->at, ENOMEM);
-        evgen_rt_count_lost(s, b);
-        evgen_rt_release(s, b);
-        evgen_rt_block_done(s);
+        discard(s, b);
         return;
     }
     d->batch = batch;
     if (d->n_batch == 0)
-        d->batch_since = now_ns();
+        d->batch_since = evgen_clock_monotonic();
     d->batch[d->n_batch++] = b;
     d->batch_bytes += EVGEN_WIRE_BLOCK_HEADER_SIZE + (uint64_t)b->size;
 }
@@ -521,7 +506,7 @@ void evgen_rt_dio_writer(evgen_session *s)
         int asked = flush != d->flush_seen || stopping || __atomic_load_n(&s->waiters, __ATOMIC_ACQUIRE) ||
                     __atomic_load_n(&s->n_free, __ATOMIC_ACQUIRE) == 0;
         int tail_pending = d->tail_len > d->tail_in_file;
-        uint64_t now = d->n_batch || tail_pending ? now_ns() : 0;
+        uint64_t now = d->n_batch || tail_pending ? evgen_clock_monotonic() : 0;
         if (d->n_batch) {
             if (full || asked || d->batch_bytes >= d->batch_min || now - d->batch_since >= linger) {
                 write_batch(s, d);
