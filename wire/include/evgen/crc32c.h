@@ -1,5 +1,5 @@
 /* evgen/crc32c.h — the trace's checksum: CRC-32C (Castagnoli, reflected polynomial 0x82F63B78,
- * initial value and final xor 0xFFFFFFFF), computed with carry-less multiplies (PCLMULQDQ) and the
+ * initial value and final xor 0xFFFFFFFF), computed with carry-less multiplies (PCLMULQDQ, VPCLMULQDQ) and the
  * crc32 instruction where the CPU has them (x86-64), else with a table. Chosen over zlib's CRC-32
  * because the writer checksums every byte of the trace and the instruction is about twice as fast. */
 #ifndef EVGEN_CRC32C_H
@@ -27,6 +27,7 @@ typedef enum {
     EVGEN_CRC32C_SSE42,       /* one stream of the SSE 4.2 crc32 instruction */
     EVGEN_CRC32C_SSE42_3WAY,  /* three interleaved streams of it on long buffers */
     EVGEN_CRC32C_PCLMUL,      /* 16-byte lanes folded with PCLMULQDQ, short buffers as SSE42 */
+    EVGEN_CRC32C_VPCLMUL,     /* the same, four lanes per AVX-512 register (VPCLMULQDQ), short buffers as PCLMUL */
     EVGEN_CRC32C_N_PATHS
 } evgen_crc32c_path;
 
@@ -36,7 +37,7 @@ typedef uint32_t (*evgen_crc32c_fn)(uint32_t crc, const void *p, size_t n);
  * instructions it needs. Thread-safe. */
 evgen_crc32c_fn evgen_crc32c_path_fn(evgen_crc32c_path path);
 
-/* "bytewise", "sse4.2", "sse4.2 3-way", "pclmul fold"; NULL past the last path. */
+/* "bytewise", "sse4.2", "sse4.2 3-way", "pclmul fold", "vpclmul fold"; NULL past the last path. */
 const char *evgen_crc32c_path_name(evgen_crc32c_path path);
 
 #ifdef __cplusplus
