@@ -28,6 +28,18 @@ extern "C" {
 #define EVGEN_LIKELY(x) __builtin_expect(!!(x), 1)
 #define EVGEN_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
+/* The fast path is inlined into every FireEtw function, whatever the compiler's size heuristics
+ * say: called from the hundred or so FireEtw functions of one generated file, gcc -O2 kept one
+ * out-of-line copy, and the call, with its record of the emit passed through memory, cost 1.5-2.5
+ * ns of a ~20-ns emit (bench/emit_bench, TSC clock; docs/performance.md). It makes a generated
+ * file's code ~2.5 times larger (gcevents: 39 to 104 KB); define EVGEN_EMIT_NO_FORCED_INLINE to let
+ * the compiler choose. */
+#if defined(EVGEN_EMIT_NO_FORCED_INLINE)
+#define EVGEN_EMIT_INLINE static inline
+#else
+#define EVGEN_EMIT_INLINE static inline __attribute__((always_inline))
+#endif
+
 /* What FireEtw functions return. */
 #define EVGEN_EMIT_OK 0u
 #define EVGEN_EMIT_DISABLED 1u /* no session records this event */
@@ -129,7 +141,7 @@ static inline uint8_t *evgen_put_record_header(uint8_t *p, evgen_stream *st, uin
     return evgen_put_record_header_typed(p, type, delta, variable, payload);
 }
 
-static inline uint8_t *evgen_emit_begin(evgen_emit *em, const evgen_manifest_desc *manifest, uint32_t type,
+EVGEN_EMIT_INLINE uint8_t *evgen_emit_begin(evgen_emit *em, const evgen_manifest_desc *manifest, uint32_t type,
                                         int variable, uint32_t payload, const uint8_t *enabled)
 {
     evgen_thread *t = evgen_thread_self;
@@ -165,7 +177,7 @@ static inline uint8_t *evgen_emit_begin(evgen_emit *em, const evgen_manifest_des
     return evgen_emit_begin_slow(em, manifest, type, variable, payload, enabled);
 }
 
-static inline uint32_t evgen_emit_commit(evgen_emit *em, uint8_t *end)
+EVGEN_EMIT_INLINE uint32_t evgen_emit_commit(evgen_emit *em, uint8_t *end)
 {
     evgen_stream *st = em->stream;
     st->pos = end;
