@@ -1,6 +1,7 @@
 /* test_gen_compile.c — the generated code compiles warning-free (-Wall -Wextra -Werror
  * -pedantic) as C99 and as C++11, with gcc and with clang, with events on and compiled out
- * (EVGEN_DISABLE): NAME_runtime.c, NAME_reader.c, NAME_fire_all.c and a file using FIRE_EVENT. */
+ * (EVGEN_DISABLE), and with the emit's inlining left to the compiler (EVGEN_EMIT_NO_FORCED_INLINE):
+ * NAME_runtime.c, NAME_reader.c, NAME_fire_all.c and a file using FIRE_EVENT. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -38,7 +39,11 @@ static const char *const sources[] = {
 };
 
 /* `pedantic` is off only for a manifest that is not ISO C itself (an enum wider than int). */
-static int compile_flags(const compiler *c, const char *source, int disable, const char *generated_dir,
+/* How a compilation defines the build: events on, compiled out, or on with the compiler choosing
+ * what to inline. */
+static const char *const build_defines[] = {"-DEVGEN_ENABLED_BUILD", "-DEVGEN_DISABLE", "-DEVGEN_EMIT_NO_FORCED_INLINE"};
+
+static int compile_flags(const compiler *c, const char *source, int build, const char *generated_dir,
                          const char *manifest_dir, int pedantic, char **err)
 {
     char gen_include[4200], manifest_include[4200];
@@ -46,7 +51,7 @@ static int compile_flags(const compiler *c, const char *source, int disable, con
     snprintf(manifest_include, sizeof manifest_include, "-I%s", manifest_dir);
     const char *argv[] = {"/usr/bin/env", c->exe, c->std, "-x", c->lang, "-Wall", "-Wextra", "-Werror",
                           pedantic ? "-pedantic" : "-Wno-pedantic", "-fsyntax-only",
-                          disable ? "-DEVGEN_DISABLE" : "-DEVGEN_ENABLED_BUILD", gen_include, manifest_include,
+                          build_defines[build], gen_include, manifest_include,
                           "-I" EVGEN_SOURCE_DIR "/manifest", "-I" EVGEN_SOURCE_DIR "/wire/include",
                           "-I" EVGEN_SOURCE_DIR "/runtime-side/include",
                           "-I" EVGEN_SOURCE_DIR "/reader-side/include", source, NULL};
@@ -56,9 +61,9 @@ static int compile_flags(const compiler *c, const char *source, int disable, con
     return status;
 }
 
-static int compile(const compiler *c, const char *source, int disable, char **err)
+static int compile(const compiler *c, const char *source, int build, char **err)
 {
-    return compile_flags(c, source, disable, EVGEN_GENERATED_DIR, EVGEN_SOURCE_DIR "/manifest", 1, err);
+    return compile_flags(c, source, build, EVGEN_GENERATED_DIR, EVGEN_SOURCE_DIR "/manifest", 1, err);
 }
 
 /* Whether the manifest a generated header includes is pedantic-clean on its own. */
@@ -91,13 +96,13 @@ static void test_generated_code_compiles_everywhere(void **state)
     size_t failures = 0, runs = 0;
     for (size_t c = 0; c < sizeof compilers / sizeof compilers[0]; c++) {
         for (size_t s = 0; s < sizeof sources / sizeof sources[0]; s++) {
-            for (int disable = 0; disable <= 1; disable++) {
+            for (int build = 0; build <= 2; build++) {
                 char *err = NULL;
-                int status = compile(&compilers[c], sources[s], disable, &err);
+                int status = compile(&compilers[c], sources[s], build, &err);
                 runs++;
                 if (status != 0 || (err && err[0])) {
-                    fprintf(stderr, "%s %s%s %s: exit %d\n%s\n", compilers[c].exe, compilers[c].std,
-                            disable ? " -DEVGEN_DISABLE" : "", sources[s], status, err ? err : "");
+                    fprintf(stderr, "%s %s %s %s: exit %d\n%s\n", compilers[c].exe, compilers[c].std,
+                            build_defines[build], sources[s], status, err ? err : "");
                     failures++;
                 }
                 free(err);
@@ -105,7 +110,7 @@ static void test_generated_code_compiles_everywhere(void **state)
         }
     }
     printf("%zu compilations, %zu failed\n", runs, failures);
-    assert_int_equal(runs, 40);
+    assert_int_equal(runs, 60);
     assert_int_equal(failures, 0);
 }
 
