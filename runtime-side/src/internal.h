@@ -113,6 +113,7 @@ struct evgen_session {
 
     /* The pool: lock-free (writer.c). */
     uint8_t *slab;      /* every pooled buffer's bytes */
+    size_t slab_mapped; /* non-zero: the slab is evgen_rt_dio_slab's, this long */
     rt_buffer *buffers; /* opt.buffer_count of them */
     uint32_t n_free, n_inflight; /* free / queued or being written (atomic) */
     uint32_t waiters;            /* emitters waiting for a buffer (atomic): close waits for none */
@@ -294,6 +295,10 @@ EVGEN_RT_HIDDEN int evgen_rt_dio_open(evgen_session *s, const char *path, const 
 /* The writer thread's loop for such a session. */
 EVGEN_RT_HIDDEN void evgen_rt_dio_writer(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_dio_free(evgen_session *s);
+/* The pool's memory for the O_DIRECT writer (huge pages where the system gives them), NULL if out
+ * of memory; *mapped is what evgen_rt_dio_slab_free takes back. */
+EVGEN_RT_HIDDEN uint8_t *evgen_rt_dio_slab(size_t bytes, size_t *mapped);
+EVGEN_RT_HIDDEN void evgen_rt_dio_slab_free(uint8_t *slab, size_t mapped);
 /* Test hook (tests/runtime): the O_DIRECT alignment to use (0: statx's; 1: none, the page cache). */
 void evgen_rt_dio_force_align(uint32_t align);
 /* Test hook (tests): the alignment an O_DIRECT session would write a file of DIR with, by the rule

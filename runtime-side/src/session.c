@@ -45,14 +45,16 @@ static int resolve_options(const evgen_session_options *in, evgen_session_option
     return 0;
 }
 
-/* The buffers' bytes in one slab. For O_DIRECT (writer_dio.c) each payload starts aligned to
- * EVGEN_RT_DIO_MAX_ALIGN, its header just before it; else each buffer starts on a cache line. */
+/* The buffers' bytes in one slab. For O_DIRECT (writer_dio.c, which also provides the memory) each
+ * payload starts aligned to EVGEN_RT_DIO_MAX_ALIGN, its header just before it; else each buffer
+ * starts on a cache line. */
 static int make_pool(evgen_session *s, int payload_aligned)
 {
     size_t align = payload_aligned ? EVGEN_RT_DIO_MAX_ALIGN : 64;
     size_t lead = payload_aligned ? EVGEN_RT_DIO_MAX_ALIGN - EVGEN_WIRE_BLOCK_HEADER_SIZE : 0;
     size_t stride = (lead + EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)s->opt.buffer_size + align - 1) & ~(align - 1);
-    s->slab = aligned_alloc(align, stride * s->opt.buffer_count);
+    size_t bytes = stride * s->opt.buffer_count;
+    s->slab = payload_aligned ? evgen_rt_dio_slab(bytes, &s->slab_mapped) : aligned_alloc(align, bytes);
     s->buffers = calloc(s->opt.buffer_count, sizeof *s->buffers);
     if (!s->slab || !s->buffers)
         return ENOMEM;
@@ -90,7 +92,10 @@ static void destroy(evgen_session *s)
     free(s->exited);
     free(s->totals);
     free(s->buffers);
-    free(s->slab);
+    if (s->slab_mapped)
+        evgen_rt_dio_slab_free(s->slab, s->slab_mapped);
+    else
+        free(s->slab);
     free(s);
 }
 

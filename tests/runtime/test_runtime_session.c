@@ -1006,6 +1006,56 @@ static int tempdir_has_direct_io(void)
     return direct;
 }
 
+uint8_t *evgen_rt_dio_slab(size_t bytes, size_t *mapped);
+void evgen_rt_dio_slab_free(uint8_t *slab, size_t mapped);
+
+/* The flags /proc/self/smaps gives the mapping that holds `p` ("" if none). */
+static void vm_flags_of(const void *p, char *flags, size_t size)
+{
+    flags[0] = 0;
+    FILE *f = fopen("/proc/self/smaps", "r");
+    if (!f)
+        return;
+    char line[512];
+    int inside = 0;
+    while (fgets(line, sizeof line, f)) {
+        unsigned long lo, hi;
+        if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+            inside = (uintptr_t)p >= lo && (uintptr_t)p < hi;
+        else if (inside && strncmp(line, "VmFlags:", 8) == 0) {
+            snprintf(flags, size, "%s", line + 8);
+            break;
+        }
+    }
+    fclose(f);
+}
+
+/* The O_DIRECT writer's pool: aligned to 2 MiB when it is that large, all of it writable, advised to
+ * be transparent huge pages where the kernel has them ("hg" in smaps), and given back whole. */
+static void test_runtime_dio_slab(void **state)
+{
+    (void)state;
+    static const size_t sizes[] = {10000, (5u << 20) + 123, 4u << 20};
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) {
+        size_t mapped = 0;
+        uint8_t *slab = evgen_rt_dio_slab(sizes[i], &mapped);
+        assert_non_null(slab);
+        assert_true(mapped >= sizes[i] && mapped - sizes[i] < 65536);
+        assert_int_equal((uintptr_t)slab % (2u << 20), 0);
+        memset(slab, 0xa5, mapped);
+        assert_int_equal(slab[mapped - 1], 0xa5);
+        char flags[512];
+        vm_flags_of(slab, flags, sizeof flags);
+        char *thp = evgen_test_read("/sys/kernel/mm/transparent_hugepage/enabled");
+        if (thp && !strstr(thp, "[never]"))
+            assert_non_null(strstr(flags, " hg"));
+        free(thp);
+        evgen_rt_dio_slab_free(slab, mapped);
+        vm_flags_of(slab, flags, sizeof flags);
+        assert_string_equal(flags, ""); /* unmapped */
+    }
+}
+
 static void test_runtime_block_writers(void **state)
 {
     (void)state;
@@ -1239,6 +1289,7 @@ int main(void)
         cmocka_unit_test(test_runtime_callback_reentry),
         cmocka_unit_test(test_runtime_sink_error),
         cmocka_unit_test(test_runtime_sink_injected),
+        cmocka_unit_test(test_runtime_dio_slab),
         cmocka_unit_test(test_runtime_block_writers),
         cmocka_unit_test(test_runtime_fork_child),
         cmocka_unit_test(test_runtime_invalid_manifest),
