@@ -272,7 +272,7 @@ int main(int argc, char **argv)
     printf("%-52s %8.2f M events/s  (the same cut)\n", "babeltrace2 CTF > /dev/null (text)", text_rate / 1e6);
     printf("%-52s %8.1fx  (goal 60x)\n", "whole read / babeltrace2 decode, per event", ev / m_whole / decode_rate);
     printf("%-52s %8.1fx\n", "floor loop / babeltrace2 decode, per event", ev / m_valid / decode_rate);
-    printf("%-52s %8.1fx  (no reader can pass it here)\n", "bare loop / babeltrace2 decode, per event",
+    printf("%-52s %8.1fx  (the limit of this decoder and these accessors)\n", "bare loop / babeltrace2 decode, per event",
            ev / m_bare / decode_rate);
     printf("%-52s %8.1fx  (goal 20x)\n", "dump --json / babeltrace2 text, per event", dump_rate / text_rate);
     return 0;
