@@ -10,7 +10,7 @@
 
 #include "internal.h"
 
-__thread evgen_thread *evgen_thread_self;
+__thread evgen_thread *evgen_thread_self EVGEN_TLS_MODEL;
 
 static pthread_key_t exit_key;
 static pthread_once_t exit_key_once = PTHREAD_ONCE_INIT;

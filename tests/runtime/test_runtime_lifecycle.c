@@ -279,12 +279,43 @@ static void test_dlclose(void **state)
     evgen_session_totals_free(&totals);
 }
 
+/* A runtime that is itself a dlopen'd library, with libevgen-runtime inside it
+ * (dl_runtime_module.c): it loads (its thread pointer takes glibc's static TLS reserve), a thread's
+ * first emit in a signal handler works, and its trace holds every event. Loaded twice. */
+typedef long (*dl_runtime_record_fn)(const char *path, uint64_t events);
+
+static void test_runtime_in_a_dlopened_library(void **state)
+{
+    (void)state;
+    for (int round = 0; round < 2; round++) {
+        void *module = dlopen(EVGEN_DL_RUNTIME_MODULE, RTLD_NOW | RTLD_LOCAL);
+        if (!module)
+            fail_msg("dlopen: %s", dlerror());
+        dl_runtime_record_fn record = (dl_runtime_record_fn)(uintptr_t)dlsym(module, "dl_runtime_record");
+        assert_non_null(record);
+        char *path = rt_path("dl-runtime.evtrace");
+        assert_int_equal(record(path, 5000), 5000);
+        size_t size;
+        uint8_t *data = tp_read_file(path, &size);
+        assert_non_null(data);
+        tp_trace t;
+        assert_int_equal(tp_parse(data, size, NULL, NULL, &t), 0);
+        assert_int_equal(t.n_records, 5000);
+        assert_false(t.torn);
+        tp_free(&t);
+        free(data);
+        rt_path_free(path);
+        assert_int_equal(dlclose(module), 0);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_sessions_at_once),
         cmocka_unit_test(test_fork_with_threads),
         cmocka_unit_test(test_dlclose),
+        cmocka_unit_test(test_runtime_in_a_dlopened_library),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
