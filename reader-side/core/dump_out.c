@@ -4,24 +4,67 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "evgen/wire_bytes.h"
 #include "evgen/wire_kinds.h"
 
+/* Writes n bytes at q to o's descriptor, unless o has failed. */
+static void write_all(dump_buffer *o, const char *q, size_t n)
+{
+    while (n && !o->error) {
+        ssize_t k = write(o->fd, q, n);
+        if (k < 0 && errno == EINTR)
+            continue;
+        if (k <= 0)
+            o->error = k < 0 ? errno : EIO;
+        else
+            q += k, n -= (size_t)k;
+    }
+}
+
+/* Memory: the buffer's bytes appended to the spill, which doubles as it needs. */
+static void spill(dump_buffer *o)
+{
+    size_t n = (size_t)(o->p - o->buf);
+    if (o->spill_len + n > o->spill_cap && !o->error) {
+        size_t cap = o->spill_cap ? o->spill_cap : n;
+        while (cap < o->spill_len + n)
+            cap *= 2;
+        char *grown = realloc(o->spill, cap);
+        if (grown) {
+            o->spill = grown;
+            o->spill_cap = cap;
+        } else {
+            o->error = ENOMEM;
+        }
+    }
+    if (!o->error) {
+        memcpy(o->spill + o->spill_len, o->buf, n);
+        o->spill_len += n;
+    }
+}
+
 void out_flush(dump_buffer *o)
 {
-    const char *q = o->buf;
-    while (q < o->p && !o->error) {
-        ssize_t n = write(o->fd, q, (size_t)(o->p - q));
-        if (n < 0 && errno == EINTR)
-            continue;
-        if (n <= 0)
-            o->error = n < 0 ? errno : EIO;
-        else
-            q += n;
-    }
+    if (o->memory)
+        spill(o);
+    else
+        write_all(o, o->buf, (size_t)(o->p - o->buf));
     o->p = o->buf;
+}
+
+void out_write_buffer(dump_buffer *o, dump_buffer *from)
+{
+    out_flush(o);
+    if (from->error && !o->error)
+        o->error = from->error;
+    write_all(o, from->spill, from->spill_len);
+    write_all(o, from->buf, (size_t)(from->p - from->buf));
+    from->spill_len = 0;
+    from->p = from->buf;
 }
 
 /* The length of the valid UTF-8 sequence at s (n bytes left), or 0. */

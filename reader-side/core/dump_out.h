@@ -18,10 +18,20 @@ typedef struct dump_buffer {
     char *buf, *p, *end;
     int fd;
     int error; /* errno of the first failed write */
+    /* In memory (`memory` set, no fd): what a flush takes from buf is kept here, for a caller that
+     * writes it out later, in its place among other buffers' (tools/dump_pipeline.c). */
+    int memory;
+    char *spill;
+    size_t spill_len, spill_cap;
 } dump_buffer;
 
-/* Writes out what the buffer holds; the first failure is kept in o->error. */
+/* Writes out what the buffer holds (or, in memory, moves it to spill); the first failure is kept
+ * in o->error. */
 void out_flush(dump_buffer *o);
+
+/* Writes out o's pending bytes, then a memory buffer's whole text (its spill, then its buffer) in
+ * order, and empties `from`; a failure of either is kept in o->error. */
+void out_write_buffer(dump_buffer *o, dump_buffer *from);
 
 /* At least `n` (<= OUT_SIZE) bytes of room at o->p. */
 static inline char *room(dump_buffer *o, size_t n)

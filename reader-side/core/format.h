@@ -28,6 +28,10 @@ typedef struct evgen_rd_format_ops {
     /* Finishes what the open left to do lazily (validation), so that the problems, the status and
      * the threads' counts are final; NULL: the open did everything. Called before each query of them. */
     void (*complete)(evgen_reader *rd);
+    /* 1: every event `next` gives is what evgen_rd_fill_event makes of its record (no stack, no
+     * activity), so that one can be rebuilt from its payload, layout, size, thread, time and stream
+     * (tools/dump_pipeline.c); 0: the format fills more. */
+    int fills_plain_events;
 } evgen_rd_format_ops;
 
 /* The formats, in the order their probes are tried, NULL-terminated; the last one has no probe. */

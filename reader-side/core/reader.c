@@ -164,7 +164,7 @@ static void schema_close(evgen_reader *rd)
 }
 
 static const evgen_rd_format_ops schema_format = {NULL, schema_open, schema_rewind, schema_next, schema_close,
-                                                   NULL};
+                                                   NULL, 0};
 
 evgen_reader *evgen_reader_open_schema(const evgen_reader_options *options, unsigned pointer_size, char **error)
 {

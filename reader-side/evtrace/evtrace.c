@@ -93,4 +93,5 @@ static void close_evtrace(evgen_reader *rd)
 const evgen_rd_format_ops evgen_rd_evtrace_format = {
     NULL, /* no probe: the last format tried, whose header check names what the file is not */
     open_evtrace, evgen_rd_evtrace_rewind, evgen_rd_evtrace_next, close_evtrace, evgen_rd_evtrace_complete,
+    1, /* evgen_rd_fill_event's events */
 };

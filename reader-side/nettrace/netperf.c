@@ -46,4 +46,5 @@ static void close_netperf(evgen_reader *rd)
 
 const evgen_rd_format_ops evgen_rd_netperf_format = {
     is_netperf, open_netperf, rewind_netperf, next_netperf, close_netperf, NULL, /* nothing left lazily */
+    0,
 };

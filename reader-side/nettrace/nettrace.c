@@ -805,4 +805,5 @@ static void close_nettrace(evgen_reader *rd)
 
 const evgen_rd_format_ops evgen_rd_nettrace_format = {
     is_nettrace, open_nettrace, evgen_rd_nt_rewind, evgen_rd_nt_next, close_nettrace, NULL, /* nothing left lazily */
+    0, /* stacks, sequence numbers, activities */
 };

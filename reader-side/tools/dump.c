@@ -1,8 +1,8 @@
 /* dump.c — `evgen dump`: every event as a text or JSON line decoded from the trace's metadata,
  * written through the dump's output buffer (dump_out.h) and, in JSON, its one JSON writer
  * (dump_json.h), with nothing allocated per event (each version's line head and field keys are
- * rendered once); --stats (dump_stats.c); the trace's problems on stderr; a progress bar on a
- * terminal. */
+ * rendered once), on two cores where it can (dump_pipeline.c); --stats (dump_stats.c); the trace's
+ * problems on stderr; a progress bar on a terminal. */
 #include "evgen/dump.h"
 
 #include <stdio.h>
@@ -11,6 +11,7 @@
 
 #include "convert_internal.h" /* the raw types of evgen convert */
 #include "core.h"
+#include "dump_internal.h"
 #include "dump_json.h"
 #include "dump_out.h"
 #include "dump_stats.h"
@@ -31,41 +32,6 @@ void evgen_dump_options_init(evgen_dump_options *o)
 
 /* ---- values ------------------------------------------------------------------------------- */
 
-/* How the fields loop prints one field. `size` not 0: the common case, an unsigned integer of
- * `size` bytes at a fixed `offset` of the payload (no variable field before it), with no enum,
- * whose rendered key is at most 64 bytes (its buffer holds at least 128, zeroed: render_begin):
- * printed straight from the payload, with no plan applied and no field description read. 0:
- * anything else, through the plan and put_field. */
-typedef struct dump_op {
-    const char *key; /* the field's rendered prefix (prefix[serial][f]) */
-    uint32_t key_len;
-    uint32_t offset, end; /* end = offset + size: the payload must hold it */
-    uint8_t size;
-} dump_op;
-
-typedef struct dumper {
-    dump_buffer o;
-    json_writer jw; /* JSON: every separator of an event line */
-    evgen_reader *rd;
-    int json;
-    int stacks; /* --stacks */
-    unsigned pointer_size;
-    /* per version serial: the line head (text " Name_Vn"; JSON up to "fields":{) and each
-     * field's prefix (text " Field="; JSON "Field":), rendered once; JSON's separators are the
-     * writer's to place */
-    char **head;
-    size_t *head_len;
-    char ***prefix;
-    size_t **prefix_len;
-    /* per version serial, per field: how the fields loop prints it (dump_op) */
-    dump_op **ops;
-    uint8_t *raw_type; /* per version serial: a raw type of evgen convert (printed as raw=) */
-    uint32_t *raw_bound; /* per raw type's serial: the bound version it was read with + 1, or 0 */
-    uint32_t *dynamic;   /* per serial of a GCDynamicEvent version: its Name and Data fields + 1 (16 bits each) */
-    const char *names[64]; /* JSON: enum constant names of this event's fields */
-    uint32_t name_fields[64];
-    size_t n_names;
-} dumper;
 
 /* One fixed-size value of `kind` at p (its size known to fit). `name` receives the enum constant
  * of an enum value in JSON (NULL if none). */
@@ -547,7 +513,7 @@ static void put_line_end(dumper *d, const evgen_event *ev, const rd_version *v, 
     jw_end(w); /* the line */
 }
 
-static void dump_event(dumper *d, const evgen_event *ev)
+void evgen_dump_event(dumper *d, const evgen_event *ev)
 {
     dump_buffer *o = &d->o;
     const rd_version *v = evgen_rd_version_of(ev);
@@ -691,12 +657,16 @@ int evgen_dump(const char *path, const evgen_dump_options *options, int out_fd, 
     size_t thread_hint = 0;
     evgen_event ev;
     evgen_reader_rewind(rd, opt.order == EVGEN_ORDER_FILE ? EVGEN_ORDER_FILE : EVGEN_ORDER_TIME);
+    dump_pipeline *pl = opt.stats ? NULL : evgen_dump_pipeline_start(&d); /* NULL: one thread */
     while (evgen_reader_next(rd, &ev)) {
         evgen_progress_step(&pr);
         if ((keep && !keep[ev.info->index]) || ev.timestamp_ns < opt.from_ns || ev.timestamp_ns > opt.to_ns)
             continue;
         if (!opt.stats) {
-            dump_event(&d, &ev);
+            if (pl)
+                evgen_dump_pipeline_add(pl, &ev);
+            else
+                evgen_dump_event(&d, &ev);
             if (d.o.error)
                 break;
             continue;
@@ -708,6 +678,8 @@ int evgen_dump(const char *path, const evgen_dump_options *options, int out_fd, 
             thread_hint = evgen_rd_thread_find(rd, ev.thread_id);
         by_thread[thread_hint].count++;
     }
+    if (pl)
+        evgen_dump_pipeline_finish(pl);
     evgen_progress_end(&pr);
     if (opt.stats && !d.o.error) {
         if (opt.json)

@@ -72,7 +72,7 @@ static json_object *member(json_object *o, const char *key)
 /* Rendered text as dump.c keeps it: zero-padded for put_rendered's 16-byte steps. */
 static void render(char *buf, size_t cap, void (*write)(json_writer *), size_t *len)
 {
-    dump_buffer r = {buf, buf, buf + cap, -1, 0};
+    dump_buffer r = {.buf = buf, .p = buf, .end = buf + cap, .fd = -1};
     memset(buf, 0, cap);
     json_writer w;
     jw_init_members(&w, &r);
@@ -93,7 +93,7 @@ static void test_nesting(void **state)
     char head[512], key[64]; /* rendered as dump.c renders: with ROOM to spare, never flushed */
     size_t head_len, key_len;
     render(head, sizeof head, head_members, &head_len);
-    dump_buffer r = {key, key, key + sizeof key, -1, 0};
+    dump_buffer r = {.buf = key, .p = key, .end = key + sizeof key, .fd = -1};
     memset(key, 0, sizeof key);
     put_json_string(&r, "Count");
     putc_(&r, ':');

@@ -469,6 +469,65 @@ static void test_filters_and_orders(void **state)
     free(t.data);
 }
 
+/* ---- two cores ------------------------------------------------------------------------------ */
+
+/* Runs `evgen dump ARGS... PATH` with EVGEN_DUMP_THREADS=1 (one thread) or as it comes. */
+static int dump_threads(const char *path, const char *const *args, int one_thread, char **out, char **err)
+{
+    if (one_thread)
+        setenv("EVGEN_DUMP_THREADS", "1", 1);
+    else
+        unsetenv("EVGEN_DUMP_THREADS");
+    int status = dump(path, args, out, err);
+    unsetenv("EVGEN_DUMP_THREADS");
+    return status;
+}
+
+/* The lines formatted on two cores (tools/dump_pipeline.c: batches of 2048 events, a ring of four,
+ * some formatted by the helper thread and some by the reader's) are byte for byte the one-thread
+ * dump's: ~50,000 events of seven types (strings, arrays, GCDynamicEvent) from six threads, in
+ * JSON and text, time and file order, with a filter; and a damaged trace, whose problems and exit
+ * status must be the same too. */
+static void test_two_cores_same_output(void **state)
+{
+    fixture *f = *state;
+    if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+        print_message("one CPU online: both dumps run on one thread\n");
+    rh_trace t;
+    rh_record_mixed(6, 1200, 4096, &t);
+    char *good = rh_write_file(f->dir, "many.evtrace", t.data, t.size);
+    t.data[t.size / 2] ^= 0x40; /* a payload byte of a block in the middle: that block is reported */
+    char *damaged = rh_write_file(f->dir, "damaged.evtrace", t.data, t.size);
+    static const char *const json[] = {"--json", NULL}, *const json_file[] = {"--json", "--order", "file", NULL},
+                             *const text[] = {NULL}, *const text_file[] = {"--order", "file", NULL},
+                             *const filtered[] = {"--json", "--event", "GCAllocationTick", NULL};
+    const char *const *arg_sets[] = {json, json_file, text, text_file, filtered};
+    const char *paths[] = {good, damaged};
+    for (size_t p = 0; p < 2; p++)
+        for (size_t a = 0; a < sizeof arg_sets / sizeof arg_sets[0]; a++) {
+            char *out1, *err1, *out2, *err2;
+            int status1 = dump_threads(paths[p], arg_sets[a], 1, &out1, &err1);
+            int status2 = dump_threads(paths[p], arg_sets[a], 0, &out2, &err2);
+            assert_int_equal(status2, status1);
+            assert_int_equal(status1, p == 0 ? 0 : 1);
+            assert_string_equal(err2, err1);
+            if (strcmp(out1, out2) != 0)
+                fail_msg("%s, argument set %zu: the two-core dump differs from the one-thread dump", paths[p], a);
+            size_t lines = count_lines(out1), whole = a == 4 ? 6 * 1200 : 6 * 1200 * 7;
+            if (p == 0)
+                assert_int_equal(lines, whole);
+            else /* one block's events lost */
+                assert_true(lines < whole && lines > whole * 9 / 10);
+            free(out1);
+            free(err1);
+            free(out2);
+            free(err2);
+        }
+    free(good);
+    free(damaged);
+    free(t.data);
+}
+
 /* ---- --stats ------------------------------------------------------------------------------ */
 
 static void test_stats(void **state)
@@ -777,6 +836,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_gc_dynamic_decoded, setup, teardown),
         cmocka_unit_test_setup_teardown(test_truncated_fields_and_odd_strings, setup, teardown),
         cmocka_unit_test_setup_teardown(test_filters_and_orders, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_two_cores_same_output, setup, teardown),
         cmocka_unit_test_setup_teardown(test_stats, setup, teardown),
         cmocka_unit_test_setup_teardown(test_problems_go_to_stderr_with_status_1, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unreadable_files_and_usage, setup, teardown),
