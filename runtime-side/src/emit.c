@@ -107,7 +107,11 @@ static evgen_stream *reserve(const reservation *r, uint32_t *status)
             }
             t->attaching = 1;
             __atomic_signal_fence(__ATOMIC_SEQ_CST);
-            evgen_rt_thread_join(t, s);
+            /* Read again: a handler that interrupted this emit between the test above and
+             * `attaching` may have joined S and recorded events; joining again would reset its
+             * streams and lose them. From here on a handler finds `attaching` and drops. */
+            if (__atomic_load_n(&t->sess[r->slot].epoch, __ATOMIC_RELAXED) != s->epoch)
+                evgen_rt_thread_join(t, s);
             __atomic_signal_fence(__ATOMIC_SEQ_CST);
             t->attaching = 0;
         }
@@ -196,7 +200,11 @@ uint8_t *evgen_emit_begin_slow(evgen_emit *em, const evgen_manifest_desc *manife
         if (!making_state) {
             making_state = 1;
             __atomic_signal_fence(__ATOMIC_SEQ_CST);
-            t = evgen_rt_thread_new();
+            /* A handler that interrupted this emit before making_state was set may have made the
+             * state meanwhile (and emitted with it): use it rather than make a second one. */
+            t = (rt_thread *)evgen_thread_self;
+            if (!t)
+                t = evgen_rt_thread_new();
             __atomic_signal_fence(__ATOMIC_SEQ_CST);
             making_state = 0;
         }
