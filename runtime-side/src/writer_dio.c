@@ -196,8 +196,7 @@ uint8_t *evgen_rt_dio_slab(size_t bytes, size_t *mapped)
     uint8_t *a = (uint8_t *)(((uintptr_t)m + HUGE_PAGE - 1) & ~(uintptr_t)(HUGE_PAGE - 1));
     if (a > m)
         munmap(m, (size_t)(a - m));
-    if (m + len + HUGE_PAGE > a + len)
-        munmap(a + len, (size_t)(m + len + HUGE_PAGE - (a + len)));
+    munmap(a + len, (size_t)(m + HUGE_PAGE - a)); /* a < m + HUGE_PAGE: never empty */
 #ifdef MADV_HUGEPAGE
     madvise(a, len, MADV_HUGEPAGE); /* advice: refused (a kernel without THP), the pages are 4 KiB */
 #endif
