@@ -32,7 +32,6 @@ void evgen_dump_options_init(evgen_dump_options *o)
 
 /* ---- values ------------------------------------------------------------------------------- */
 
-
 /* One fixed-size value of `kind` at p (its size known to fit). `name` receives the enum constant
  * of an enum value in JSON (NULL if none). */
 static void put_scalar(dumper *d, unsigned kind, const uint8_t *p, const evgen_trace_enum *en, const char **name)
