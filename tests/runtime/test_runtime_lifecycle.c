@@ -295,11 +295,11 @@ static void test_runtime_in_a_dlopened_library(void **state)
         assert_non_null(record);
         char *path = rt_path("dl-runtime.evtrace");
         assert_int_equal(record(path, 5000), 5000);
-        size_t size;
-        uint8_t *data = tp_read_file(path, &size);
-        assert_non_null(data);
         tp_trace t;
-        assert_int_equal(tp_parse(data, size, NULL, NULL, &t), 0);
+        int rc;
+        uint8_t *data = rt_parse_file(path, &t, NULL, &rc);
+        assert_non_null(data);
+        assert_int_equal(rc, 0);
         assert_int_equal(t.n_records, 5000);
         assert_false(t.torn);
         tp_free(&t);
