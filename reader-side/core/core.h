@@ -109,6 +109,7 @@ typedef struct rd_handler {
 struct evgen_rd_format_ops; /* format.h */
 
 struct evgen_reader {
+    evgen_reader_run run; /* first: evgen_reader_next's inline part (reader.h); lent by the format */
     const uint8_t *data;
     size_t size;
     void *map; /* munmap on close, or NULL for a trace in memory */

@@ -9,10 +9,11 @@
 void evgen_reader_rewind(evgen_reader *rd, evgen_order order)
 {
     rd->order = order == EVGEN_ORDER_TIME ? EVGEN_ORDER_TIME : EVGEN_ORDER_FILE;
+    rd->run.left = 0; /* the format's rewind forgets the cursor it was lent from */
     rd->format_ops->rewind(rd);
 }
 
-int evgen_reader_next(evgen_reader *rd, evgen_event *event)
+int evgen_reader_next_record(evgen_reader *rd, evgen_event *event)
 {
     return rd->format_ops->next(rd, event);
 }

@@ -97,6 +97,7 @@ typedef struct rd_evtrace {
     rd_cursor **heap;   /* time order: cursors holding a record, smallest first */
     size_t n_cursors, cap_cursors, n_heap;
     unsigned merge_gen; /* the list_gen the cursors follow */
+    rd_cursor *lent;    /* the cursor whose next records rd->run holds (order.c), or NULL */
 } rd_evtrace;
 
 /* The format's entry points (evtrace.c), for the table of formats. */

@@ -189,9 +189,70 @@ static void merge_refresh(evgen_reader *rd, rd_evtrace *et)
         sift_down(et->heap, et->n_heap, i);
 }
 
+/* ---- the run evgen_reader_next frames inline (reader.h) ----------------------------------------- */
+
+/* Lends the run the rest of cursor c's block, positioned after the record it returned last, up to
+ * the first record at or past `ticks_limit`: when the format frames them as the inline code does
+ * (format 2, a repeated type that is one fixed size without variable fields) and the clock's
+ * conversion is known. The block was verified when c entered it. */
+static void lend_run(evgen_reader *rd, rd_evtrace *et, rd_cursor *c, uint64_t ticks_limit)
+{
+    const rd_type *t = evgen_rd_type(et, c->last_type);
+    if (!c->left || rd->header.format_version < 2u || !t || t->variable || t->version->pub->n_variable ||
+        rd->ns_div == 0)
+        return;
+    const rd_version *v = t->version;
+    evgen_reader_run *run = &rd->run;
+    run->p = c->p;
+    run->left = c->left;
+    run->size = t->fixed_size;
+    run->ticks = c->ticks;
+    run->ticks_limit = ticks_limit;
+    run->start_ticks = rd->header.start_ticks;
+    run->ns_mul = rd->ns_mul;
+    run->ns_div = rd->ns_div == 1 ? 0 : rd->ns_div;
+    run->ns_max_ticks = rd->ns_max_ticks;
+    run->data = rd->data;
+    run->info = v->info;
+    run->layout = v->pub;
+    run->version = v->pub->version;
+    run->thread_id = c->thread_id;
+    run->stream = c->stream;
+    run->pointer_size = rd->header.pointer_size;
+    et->lent = c;
+}
+
+/* The cursor the run was lent from takes back what the run did not return: 1 if there was one. */
+static int take_back_run(evgen_reader *rd, rd_evtrace *et)
+{
+    rd_cursor *c = et->lent;
+    if (!c)
+        return 0;
+    c->p = rd->run.p;
+    c->left = rd->run.left;
+    c->ticks = rd->run.ticks;
+    rd->run.left = 0;
+    et->lent = NULL;
+    return 1;
+}
+
+/* The top cursor, whose held record was returned, holds its next one, or leaves the heap. */
+static void pass_on(evgen_reader *rd, rd_evtrace *et, rd_cursor *top)
+{
+    if (!advance(rd, et, top, &top->next)) {
+        top->holding = 0;
+        et->heap[0] = et->heap[--et->n_heap];
+    }
+    /* top's held record lies in a block already entered, which no change replaces; the other
+     * cursors take their next blocks anew at the next call, before any of them moves. */
+    if (et->n_heap > 1) /* one chain left (a one-thread trace): nothing to reorder */
+        sift_down(et->heap, et->n_heap, 0);
+}
+
 void evgen_rd_evtrace_rewind(evgen_reader *rd)
 {
     rd_evtrace *et = rd->format;
+    et->lent = NULL; /* the cursors start anew */
     memset(&et->file_cursor, 0, sizeof et->file_cursor);
     et->file_cursor.pending = 0;
     et->file_cursor.current = RD_NONE;
@@ -212,11 +273,24 @@ int evgen_rd_evtrace_next(evgen_reader *rd, evgen_event *event)
     rd_evtrace *et = rd->format;
     if (rd->order == EVGEN_ORDER_FILE) {
         rd_record r;
+        take_back_run(rd, et);
         if (!advance(rd, et, &et->file_cursor, &r))
             return 0;
         evgen_rd_fill_event(rd, &r, et->file_cursor.thread_id, event);
         event->stream = et->file_cursor.stream;
+        lend_run(rd, et, &et->file_cursor, UINT64_MAX);
         return 1;
+    }
+    /* The run was lent from the top cursor, whose held record it followed: the cursor takes back
+     * what the run did not return and moves on, as it would have when the run was lent — unless
+     * the blocks after a bad one changed since (a query of problems that verified the rest), when
+     * the refresh below moves it with the others. */
+    rd_cursor *top = et->lent;
+    if (take_back_run(rd, et)) {
+        if (et->merge_gen != et->list_gen)
+            top->holding = 0;
+        else
+            pass_on(rd, et, top);
     }
     /* The blocks after a bad one changed since the last call (its advance, or a query of problems
      * that verified the rest): the cursors follow the list as it is now. */
@@ -224,16 +298,17 @@ int evgen_rd_evtrace_next(evgen_reader *rd, evgen_event *event)
         merge_refresh(rd, et);
     if (et->n_heap == 0)
         return 0;
-    rd_cursor *top = et->heap[0];
+    top = et->heap[0];
     evgen_rd_fill_event(rd, &top->next, top->thread_id, event);
     event->stream = top->stream;
-    if (!advance(rd, et, top, &top->next)) {
-        top->holding = 0;
-        et->heap[0] = et->heap[--et->n_heap];
-    }
-    /* top's held record lies in a block already entered, which no change replaces; the other
-     * cursors take their next blocks anew at the next call, before any of them moves. */
-    if (et->n_heap > 1) /* one chain left (a one-thread trace): nothing to reorder */
-        sift_down(et->heap, et->n_heap, 0);
+    /* The records of top's chain before every other chain's next one follow without the heap: the
+     * run's (its cursor moves on at the next call); a tie goes to the heap, which breaks it. */
+    uint64_t limit = UINT64_MAX;
+    for (size_t k = 1; k <= 2 && k < et->n_heap; k++)
+        if (et->heap[k]->next.ticks < limit)
+            limit = et->heap[k]->next.ticks;
+    lend_run(rd, et, top, limit);
+    if (!et->lent)
+        pass_on(rd, et, top);
     return 1;
 }
