@@ -11,4 +11,9 @@
  * file cannot be mapped or holds another record. */
 double bare_read(const char *path, uint32_t version, uint32_t size, uint64_t *sum, long *n);
 
+/* The kernel's share of any read through a mapping: maps `path`, reads one byte of each page,
+ * unmaps it. Returns the seconds it took (the bytes' sum in *touched, so that no load is left out),
+ * or -1. */
+double map_alone(const char *path, uint64_t *touched);
+
 #endif /* EVGEN_BENCH_BARE_READ_H */
