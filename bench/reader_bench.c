@@ -1,11 +1,12 @@
 /* reader_bench.c — what reading costs: a file of EVENTS GCHeapStats v2 events (written with the
  * generated runtime side), opened (a walk of the block headers; each block's checksum and records
  * verified when the loop first enters it, or ahead of it by the reader's verifier thread) and read
- * back with libevgen-reader and the generated accessors, summing every field: the whole read, the
- * open alone, the loop alone, the loop over a trace already validated (evgen_reader_status first:
- * every block verified before the clock starts; the floor), a bare loop over the same file that
- * checks nothing (bare_read.c: the least a reader through a mapping does), the kernel's share of
- * it (map_alone: map, a load per page, unmap), and the whole read in time order.
+ * back with libevgen-reader and the generated accessors, summing every field: the whole read (its
+ * wall time and the process's CPU, every thread's), the open alone, the loop alone, the loop over
+ * a trace already validated (evgen_reader_status first: every block verified before the clock
+ * starts; the floor), a bare loop over the same file that checks nothing (bare_read.c: the least a
+ * reader through a mapping does), the kernel's share of it (map_alone: map, a load per page,
+ * unmap), and the whole read in time order.
  * Then, on a cut of at most 2 M events, `evgen dump --json` to /dev/null, and the same events
  * exported as CTF (`evgen export --ctf`) and read by babeltrace2 when it is installed: its decode
  * alone (`-o dummy`) and its text output to /dev/null, compared per event. Median of RUNS runs
@@ -16,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -62,11 +64,21 @@ static uint64_t read_loop(evgen_reader *r, long *n_read)
 
 typedef struct read_times {
     double whole, open, loop; /* open + loop (+ close), as a program reading a trace does */
+    double whole_cpu;         /* the process's CPU during the whole read, the verifier thread's too */
     double whole_time_order;  /* the same in time order (every block verified at the rewind) */
     double validated_loop;    /* the loop over a reader whose validation finished before it */
     double bare;              /* bare_read: map, frame, 16 loads, unmap, nothing checked */
     double map;               /* map_alone: map, a load per page, unmap */
 } read_times;
+
+/* User + system time of every thread of the process. */
+static double process_cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+           (double)ru.ru_stime.tv_usec / 1e6;
+}
 
 static evgen_reader *open_or_die(const char *path)
 {
@@ -119,13 +131,14 @@ static read_times read_run(const char *path, long events, uint64_t *checksum)
         fprintf(stderr, "%s: cannot map it\n", path);
         exit(1);
     }
-    double t0 = bench_now_seconds();
+    double t0 = bench_now_seconds(), c0 = process_cpu_seconds();
     evgen_reader *r = open_or_die(path);
     double t_open = bench_now_seconds();
     *checksum = read_loop(r, &n);
     double t_loop = bench_now_seconds();
     evgen_reader_close(r);
     t.whole = bench_now_seconds() - t0;
+    t.whole_cpu = process_cpu_seconds() - c0;
     t.open = t_open - t0;
     t.loop = t_loop - t_open;
     check_count(n, events);
@@ -214,13 +227,13 @@ int main(int argc, char **argv)
     write_trace(path, events);
     struct stat st;
     stat(path, &st);
-    double wholes[64], opens[64], loops[64], validated[64], bares[64], maps[64], timed[64], dumps[64], bt_decodes[64],
+    double wholes[64], whole_cpus[64], opens[64], loops[64], validated[64], bares[64], maps[64], timed[64], dumps[64], bt_decodes[64],
         bt_texts[64];
     uint64_t checksum = 0;
     for (int r = 0; r < runs; r++) {
         read_times t = read_run(path, events, &checksum);
         wholes[r] = t.whole, opens[r] = t.open, loops[r] = t.loop, validated[r] = t.validated_loop, bares[r] = t.bare;
-        maps[r] = t.map;
+        maps[r] = t.map, whole_cpus[r] = t.whole_cpu;
         timed[r] = t.whole_time_order;
     }
     unlink(path);
@@ -251,13 +264,15 @@ int main(int argc, char **argv)
 
     double m_whole = bench_median(wholes, runs), m_open = bench_median(opens, runs), m_loop = bench_median(loops, runs),
            m_valid = bench_median(validated, runs), m_bare = bench_median(bares, runs), m_timed = bench_median(timed, runs),
-           m_dump = bench_median(dumps, runs), m_map = bench_median(maps, runs);
+           m_dump = bench_median(dumps, runs), m_map = bench_median(maps, runs),
+           m_whole_cpu = bench_median(whole_cpus, runs);
     double ev = (double)events, size = (double)st.st_size;
     printf("reader_bench: %ld GCHeapStats v2 events (%.1f MB, %.1f bytes/event), median of %d runs\n", events,
            size / 1e6, size / ev, runs);
     printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event  (checksum %llx)\n",
            "whole read: open + iterate + 16 accessors per event", ev / m_whole / 1e6, size / m_whole / 1e9,
            m_whole * 1e9 / ev, (unsigned long long)checksum);
+    printf("%-52s %8.2f ns/event of CPU (every thread: the verifier's too)\n", "  its process CPU", m_whole_cpu * 1e9 / ev);
     printf("%-52s %8.1f ms       %6.2f GB/s  %6.2f ns/event\n", "  the open alone (a walk of the block headers)",
            m_open * 1e3, size / m_open / 1e9, m_open * 1e9 / ev);
     printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "  the loop alone (blocks verified as entered)",
