@@ -313,6 +313,54 @@ static void test_rewind_in_a_run(void **state)
     free_trace(&t);
 }
 
+/* A run's record cut short: the repeated fixed-size record whose payload runs past its block is
+ * found by the block's check (before the run could frame it), the block skipped, the next read. */
+static void test_record_past_its_block(void **state)
+{
+    (void)state;
+    for (int two_byte_head = 0; two_byte_head < 2; two_byte_head++) {
+        static const rh_field fix[] = {{"A", K_U64, 0, 0}, {"B", K_U32, 0, 0}};
+        const char *names[] = {"Fix"};
+        const rh_field *fields[] = {fix};
+        size_t n_fields[] = {2};
+        rh_bytes file = {0}, p = {0};
+        rh_file_header_version(&file, 2, 1, 1000000000u);
+        rh_metadata(&file, 0, 1, names, fields, n_fields);
+        uint8_t payload[12] = {1, 2, 3};
+        rh_varint(&p, 0); /* type 0 named, delta 0 */
+        rh_zigzag(&p, 0);
+        rh_put(&p, payload, sizeof payload);
+        rh_varint(&p, two_byte_head ? 2 * 100 + 1 : 2 * 3 + 1); /* the type again */
+        rh_put(&p, payload, 5); /* 7 bytes short */
+        size_t bad_at = file.len;
+        rh_append_block(&file, 2, 7, 0, 2, 0, RH_START_TICKS, &p);
+        p.len = 0;
+        rh_varint(&p, 0);
+        rh_zigzag(&p, 9);
+        rh_put(&p, payload, sizeof payload);
+        size_t good_payload_at = file.len + 48;
+        rh_append_block(&file, 2, 7, 1, 1, 0, RH_START_TICKS, &p);
+        evgen_reader *rd = rh_open_memory(file.data, file.len);
+        evgen_event ev;
+        assert_true(evgen_reader_next(rd, &ev));
+        assert_int_equal(ev.offset, good_payload_at);
+        assert_int_equal(ev.ticks, RH_START_TICKS + 9);
+        assert_false(evgen_reader_next(rd, &ev));
+        size_t n;
+        const evgen_read_problem *problems = evgen_reader_problems(rd, &n);
+        assert_true(n >= 1);
+        assert_int_equal(problems[0].offset, bad_at);
+        char expected[160];
+        snprintf(expected, sizeof expected,
+                 "events block: record 1 at offset %zu (Fix v1): a 12-byte payload runs past the block: skipped",
+                 bad_at + 48 + 2 + sizeof payload);
+        assert_string_equal(problems[0].message, expected);
+        evgen_reader_close(rd);
+        rh_free(&file);
+        rh_free(&p);
+    }
+}
+
 /* A trace the runtime wrote (several threads, many blocks, fixed and variable events): time order
  * is the merge by hand of the (thread, stream) chains that file order shows. */
 static void test_runtime_trace_merges_as_by_hand(void **state)
@@ -364,6 +412,7 @@ int main(void)
         cmocka_unit_test(test_tsc_clock),
         cmocka_unit_test(test_one_chain),
         cmocka_unit_test(test_rewind_in_a_run),
+        cmocka_unit_test(test_record_past_its_block),
         cmocka_unit_test(test_runtime_trace_merges_as_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
