@@ -183,14 +183,14 @@ static int check_records(evgen_reader *rd, const rd_evtrace *et, const frame *f,
     const rd_type *t = NULL;
     int repeats = rd->header.format_version >= 2u; /* format 2: an odd head repeats the last type */
     for (uint32_t k = 0; k < count; k++) {
-        /* The common record first: the last type again, of a fixed size, its head (a time delta
-         * under 8 us) one or two bytes; the checks below find exactly the same, more slowly. */
-        if (repeats && t && !t->variable && p < end && (p[0] & 1u)) {
-            size_t head_len = p[0] < 0x80 ? 1 : end - p >= 2 && p[1] < 0x80 ? 2 : 0;
-            if (head_len && t->fixed_size <= (uint64_t)(end - p) - head_len) {
-                p += head_len + t->fixed_size;
-                continue;
-            }
+        /* The common record first: the last type again (an odd head), of a fixed size; the checks
+         * below find exactly the same, more slowly. */
+        const uint8_t *q = p;
+        uint64_t repeat_head;
+        if (repeats && t && !t->variable && p < end && (p[0] & 1u) &&
+            evgen_wire_get_varint(&q, end, &repeat_head) == 0 && t->fixed_size <= (uint64_t)(end - q)) {
+            p = q + t->fixed_size;
+            continue;
         }
         uint64_t at = f->offset + f->bh.header_size + (uint64_t)(p - start);
         uint64_t type, size;
