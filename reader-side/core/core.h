@@ -109,7 +109,9 @@ typedef struct rd_handler {
 struct evgen_rd_format_ops; /* format.h */
 
 struct evgen_reader {
-    evgen_reader_run run; /* first: evgen_reader_next's inline part (reader.h); lent by the format */
+    /* First: evgen_reader_next's inline part (reader.h), lent by the format; its clock (1e9 /
+     * header.clock_frequency in lowest terms) and the file set at open, once. */
+    evgen_reader_run run;
     const uint8_t *data;
     size_t size;
     void *map; /* munmap on close, or NULL for a trace in memory */
@@ -125,9 +127,6 @@ struct evgen_reader {
     rd_version **versions; /* by serial */
     size_t n_versions, cap_versions;
     uint32_t max_variable; /* the most variable fields of any version */
-    /* 1e9 / header.clock_frequency in lowest terms, and the largest tick count whose product with
-     * ns_mul fits 64 bits (evgen_rd_clock_init; ns_div 0 before it). */
-    uint64_t ns_mul, ns_div, ns_max_ticks;
     uint32_t *scratch;     /* max_variable ends, for evgen_event_field past EVGEN_EVENT_MAX_VARIABLE */
 
     evgen_reader_thread *threads;
@@ -206,23 +205,20 @@ uint32_t evgen_rd_kind_size(const evgen_reader *rd, unsigned kind);
 /* field.c: the end offsets of the first `n` variable fields of a payload of `version`. */
 void evgen_rd_variable_ends(const rd_version *version, const uint8_t *payload, uint32_t size, uint32_t *ends,
                             uint32_t n);
-/* Sets ns_mul, ns_div and ns_max_ticks from header.clock_frequency; after a format's open. */
+/* Sets the run's clock (rd->run: start_ticks, ns_mul, ns_div, ns_max_ticks) and file (data,
+ * pointer_size) from the header; after a format's open. */
 void evgen_rd_clock_init(evgen_reader *rd);
-/* Nanoseconds since the session's start of `d` ticks of a clock whose ticks are not a whole
- * number of nanoseconds (or too many to multiply). */
+/* Nanoseconds since the session's start of `d` ticks, too many to multiply in 64 bits. */
 uint64_t evgen_rd_timestamp_ns_scaled(const evgen_reader *rd, uint64_t d);
 
 /* The writer's clock `ticks` as nanoseconds since the session's start. Inline, as fill_event: the
  * iterators run them once per event. */
 static inline uint64_t evgen_rd_timestamp_ns(const evgen_reader *rd, uint64_t ticks)
 {
-    uint64_t start = rd->header.start_ticks;
-    if (ticks <= start)
-        return 0; /* a clock a little behind the session's start (another CPU's TSC) */
-    uint64_t d = ticks - start;
-    if (rd->ns_div == 1 && d <= rd->ns_max_ticks) /* nanoseconds, or QueryPerformanceCounter's 100 */
-        return d * rd->ns_mul;
-    return evgen_rd_timestamp_ns_scaled(rd, d);
+    uint64_t ns;
+    if (evgen_reader_run_ns(&rd->run, ticks, &ns))
+        return ns;
+    return evgen_rd_timestamp_ns_scaled(rd, ticks - rd->header.start_ticks);
 }
 
 /* Fills `event` from a decoded record. */
@@ -246,11 +242,7 @@ static inline void evgen_rd_fill_event(const evgen_reader *rd, const rd_record *
     if (n)
         evgen_rd_variable_ends(v, r->payload, r->size, ev->variable_end, n);
     ev->reader = rd;
-    ev->stack = NULL;
-    ev->stack_depth = 0;
-    ev->sequence = 0;
-    ev->capture_thread_id = 0;
-    ev->activity_id = NULL;
+    evgen_event_set_plain(ev);
     ev->stream = 0;
 }
 

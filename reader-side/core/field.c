@@ -114,9 +114,13 @@ void evgen_rd_variable_ends(const rd_version *v, const uint8_t *payload, uint32_
 
 void evgen_rd_clock_init(evgen_reader *rd)
 {
+    evgen_reader_run *run = &rd->run;
+    run->data = rd->data;
+    run->pointer_size = rd->header.pointer_size;
+    run->start_ticks = rd->header.start_ticks;
     uint64_t f = rd->header.clock_frequency, a = 1000000000u, b = f;
     if (f == 0) { /* no clock (a schema reader): never asked */
-        rd->ns_mul = rd->ns_div = rd->ns_max_ticks = 0;
+        run->ns_mul = run->ns_div = run->ns_max_ticks = 0;
         return;
     }
     uint64_t x = a, y = b; /* gcd(1e9, f), Euclid's */
@@ -127,17 +131,16 @@ void evgen_rd_clock_init(evgen_reader *rd)
     }
     a /= x;
     b /= x;
-    rd->ns_mul = a;
-    rd->ns_div = b;
-    rd->ns_max_ticks = UINT64_MAX / a;
+    /* d * 1e9 / f is d * ns_mul / ns_div exactly: one multiplication, and one division unless the
+     * ticks are whole nanoseconds (ns_div 0, not 1: reader.h), while the product fits 64 bits (a 3
+     * GHz TSC's 1e6 / 2994373 for 6,000 s of ticks). */
+    run->ns_mul = a;
+    run->ns_div = b == 1 ? 0 : b;
+    run->ns_max_ticks = UINT64_MAX / a;
 }
 
 uint64_t evgen_rd_timestamp_ns_scaled(const evgen_reader *rd, uint64_t d)
 {
-    /* d * 1e9 / f is d * ns_mul / ns_div exactly: one division while the product fits 64 bits (a
-     * 3 GHz TSC's 1e6 / 2994373 for 6,000 s of ticks). */
-    if (rd->ns_div > 1 && d <= rd->ns_max_ticks)
-        return d * rd->ns_mul / rd->ns_div;
     uint64_t f = rd->header.clock_frequency;
     /* d * 1e9 / f without overflow: q whole seconds and a remainder below f. */
     uint64_t q = d / f, r = d % f;

@@ -193,13 +193,12 @@ static void merge_refresh(evgen_reader *rd, rd_evtrace *et)
 
 /* Lends the run the rest of cursor c's block, positioned after the record it returned last, up to
  * the first record at or past `ticks_limit`: when the format frames them as the inline code does
- * (format 2, a repeated type that is one fixed size without variable fields) and the clock's
- * conversion is known. The block was verified when c entered it. */
+ * (format 2, a repeated type that is one fixed size, so without variable fields) and the trace has
+ * a clock. The block was verified when c entered it; the run's clock and file are set at open. */
 static void lend_run(evgen_reader *rd, rd_evtrace *et, rd_cursor *c, uint64_t ticks_limit)
 {
     const rd_type *t = evgen_rd_type(et, c->last_type);
-    if (!c->left || rd->header.format_version < 2u || !t || t->variable || t->version->pub->n_variable ||
-        rd->ns_div == 0)
+    if (!c->left || rd->header.format_version < 2u || !t || t->variable || rd->header.clock_frequency == 0)
         return;
     const rd_version *v = t->version;
     evgen_reader_run *run = &rd->run;
@@ -208,17 +207,11 @@ static void lend_run(evgen_reader *rd, rd_evtrace *et, rd_cursor *c, uint64_t ti
     run->size = t->fixed_size;
     run->ticks = c->ticks;
     run->ticks_limit = ticks_limit;
-    run->start_ticks = rd->header.start_ticks;
-    run->ns_mul = rd->ns_mul;
-    run->ns_div = rd->ns_div == 1 ? 0 : rd->ns_div;
-    run->ns_max_ticks = rd->ns_max_ticks;
-    run->data = rd->data;
     run->info = v->info;
     run->layout = v->pub;
     run->version = v->pub->version;
     run->thread_id = c->thread_id;
     run->stream = c->stream;
-    run->pointer_size = rd->header.pointer_size;
     et->lent = c;
 }
 

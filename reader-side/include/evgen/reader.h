@@ -247,20 +247,50 @@ typedef struct evgen_reader_run {
     uint32_t size;        /* their payload size */
     uint64_t ticks;       /* the previous record's */
     uint64_t ticks_limit; /* a record at or past it is the library's (time order: another chain's) */
-    /* timestamp_ns: (ticks - start_ticks) * ns_mul, divided by ns_div unless it is 0 (a whole
-     * number of nanoseconds per tick: no division), while ticks - start_ticks <= ns_max_ticks */
+    /* The reader's, set once at open. The clock (evgen_reader_run_ns): timestamp_ns is
+     * (ticks - start_ticks) * ns_mul, divided by ns_div unless it is 0 (a whole number of
+     * nanoseconds per tick: no division), while ticks - start_ticks <= ns_max_ticks. */
     uint64_t start_ticks, ns_mul, ns_div, ns_max_ticks;
     const uint8_t *data;  /* file offset 0 */
+    uint8_t pointer_size;
+    /* The run's, lent with it */
     const evgen_trace_event_info *info;
     const evgen_trace_version *layout;
     uint64_t thread_id;
     uint32_t version;
     uint32_t stream;
-    uint8_t pointer_size;
 } evgen_reader_run;
 
 /* evgen_reader_next's call into the library, for every record the run does not hold. */
 int evgen_reader_next_record(evgen_reader *reader, evgen_event *event);
+
+/* The run's and the library's (not for applications): `ticks` of the writer's clock as
+ * nanoseconds since the session's start in *ns; 0 when there are too many ticks to multiply in 64
+ * bits, which the library converts the longer way. */
+static inline int evgen_reader_run_ns(const evgen_reader_run *run, uint64_t ticks, uint64_t *ns)
+{
+    *ns = 0;
+    if (ticks <= run->start_ticks)
+        return 1; /* a clock a little behind the session's start (another CPU's TSC) */
+    uint64_t d = ticks - run->start_ticks;
+    if (d > run->ns_max_ticks)
+        return 0;
+    *ns = d * run->ns_mul;
+    if (run->ns_div) /* 0 rather than 1, so that the compiler cannot make the division unconditional */
+        *ns /= run->ns_div;
+    return 1;
+}
+
+/* The run's and the library's: the fields of a plain event, every .evtrace one (no stack, no
+ * activity: .nettrace's). */
+static inline void evgen_event_set_plain(evgen_event *event)
+{
+    event->stack = NULL;
+    event->stack_depth = 0;
+    event->sequence = 0;
+    event->capture_thread_id = 0;
+    event->activity_id = NULL;
+}
 
 /* Fills `event` with the next event and returns 1, or returns 0 at the end. */
 static inline int evgen_reader_next(evgen_reader *reader, evgen_event *event)
@@ -277,17 +307,10 @@ static inline int evgen_reader_next(evgen_reader *reader, evgen_event *event)
         head = (head & 0x7fu) | (uint64_t)p[1] << 7;
         n = 2;
     }
-    uint64_t ticks = run->ticks + (head >> 1), ns = 0;
-    if (!(head & 1u) || ticks >= run->ticks_limit) /* another type, or another chain's turn */
+    uint64_t ticks = run->ticks + (head >> 1), ns;
+    if (!(head & 1u) || ticks >= run->ticks_limit || /* another type, or another chain's turn */
+        !evgen_reader_run_ns(run, ticks, &ns))
         return evgen_reader_next_record(reader, event);
-    if (ticks > run->start_ticks) {
-        uint64_t d = ticks - run->start_ticks;
-        if (d > run->ns_max_ticks)
-            return evgen_reader_next_record(reader, event);
-        ns = d * run->ns_mul;
-        if (run->ns_div) /* 0 rather than 1, so that the compiler cannot make the division unconditional */
-            ns /= run->ns_div;
-    }
     event->info = run->info;
     event->layout = run->layout;
     event->version = run->version;
@@ -300,11 +323,7 @@ static inline int evgen_reader_next(evgen_reader *reader, evgen_event *event)
     event->pointer_size = run->pointer_size;
     event->n_variable = 0;
     event->reader = reader;
-    event->stack = NULL;
-    event->stack_depth = 0;
-    event->sequence = 0;
-    event->capture_thread_id = 0;
-    event->activity_id = NULL;
+    evgen_event_set_plain(event);
     event->stream = run->stream;
     run->p = p + n + run->size;
     run->ticks = ticks;
