@@ -1,10 +1,11 @@
-/* bench_common.h — what every benchmark program needs: a monotonic clock in seconds, the median
- * of a set of runs, and the arguments of the trace benchmarks. */
+/* bench_common.h — what every benchmark program needs: a monotonic clock in seconds, the process's
+ * CPU time, the median of a set of runs, and the arguments of the trace benchmarks. */
 #ifndef EVGEN_BENCH_COMMON_H
 #define EVGEN_BENCH_COMMON_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <time.h>
 
 static inline double bench_now_seconds(void)
@@ -12,6 +13,15 @@ static inline double bench_now_seconds(void)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* User + system time of every thread of the process, in seconds. */
+static inline double bench_process_cpu_seconds(void)
+{
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
+           (double)ru.ru_stime.tv_usec / 1e6;
 }
 
 static inline int bench_compare_double(const void *a, const void *b)

@@ -36,14 +36,6 @@ typedef struct figure {
     double wall_ns, cpu_ns, bytes;
 } figure;
 
-static double process_cpu_seconds(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-           (double)ru.ru_stime.tv_usec / 1e6;
-}
-
 static uint64_t monotonic_ns(void)
 {
     struct timespec ts;
@@ -69,7 +61,7 @@ static figure floor_run(const char *path, long events, size_t payload_size, int 
         exit(1);
     }
     size_t used = 0;
-    double t0 = bench_now_seconds(), c0 = process_cpu_seconds();
+    double t0 = bench_now_seconds(), c0 = bench_process_cpu_seconds();
     for (long i = 0; i < events; i++) {
         uint64_t ts = use_tsc ? __builtin_ia32_rdtsc() : monotonic_ns();
         if (used + sizeof ts + payload_size > sizeof buffer) {
@@ -83,7 +75,7 @@ static figure floor_run(const char *path, long events, size_t payload_size, int 
     fwrite(buffer, 1, used, f);
     fclose(f);
     figure fig = {(bench_now_seconds() - t0) * 1e9 / (double)events,
-                  (process_cpu_seconds() - c0) * 1e9 / (double)events, file_bytes(path) / (double)events};
+                  (bench_process_cpu_seconds() - c0) * 1e9 / (double)events, file_bytes(path) / (double)events};
     unlink(path);
     return fig;
 }
@@ -131,7 +123,7 @@ static figure evgen_run(const char *path, long events, int payload, int threads,
     evgen_session_enable(s, NULL, 5, ~0ull);
     pthread_t tid[8];
     emit_job job = {events / threads, payload};
-    double t0 = bench_now_seconds(), c0 = process_cpu_seconds();
+    double t0 = bench_now_seconds(), c0 = bench_process_cpu_seconds();
     for (int i = 0; i < threads; i++)
         pthread_create(&tid[i], NULL, emit_thread, &job);
     for (int i = 0; i < threads; i++)
@@ -142,8 +134,8 @@ static figure evgen_run(const char *path, long events, int payload, int threads,
         exit(1);
     }
     long all = job.events * threads;
-    figure fig = {(bench_now_seconds() - t0) * 1e9 / (double)all, (process_cpu_seconds() - c0) * 1e9 / (double)all,
-                  file_bytes(path) / (double)all};
+    figure fig = {(bench_now_seconds() - t0) * 1e9 / (double)all,
+                  (bench_process_cpu_seconds() - c0) * 1e9 / (double)all, file_bytes(path) / (double)all};
     if (totals.written != (uint64_t)all || totals.dropped || totals.lost) {
         fprintf(stderr, "written %llu of %ld, dropped %llu, lost %llu\n", (unsigned long long)totals.written, all,
                 (unsigned long long)totals.dropped, (unsigned long long)totals.lost);

@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/resource.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -28,14 +27,6 @@
 #endif
 
 enum { BLOCK = 65536, WINDOW = 4 << 20 };
-
-static double process_cpu_seconds(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-           (double)ru.ru_stime.tv_usec / 1e6;
-}
 
 static unsigned char *block;
 
@@ -182,10 +173,10 @@ int main(int argc, char **argv)
     int failed[N_WAYS] = {0};
     for (int r = 0; r < runs; r++)
         for (int way = 0; way < N_WAYS; way++) {
-            double t0 = bench_now_seconds(), c0 = process_cpu_seconds();
+            double t0 = bench_now_seconds(), c0 = bench_process_cpu_seconds();
             int rc = run_way(way, path, total);
             wall[way][r] = (bench_now_seconds() - t0) * 1e9 / (double)total;
-            cpu[way][r] = (process_cpu_seconds() - c0) * 1e9 / (double)total;
+            cpu[way][r] = (bench_process_cpu_seconds() - c0) * 1e9 / (double)total;
             unlink(path); /* outside the time: dropping dirty pages is not part of writing them */
             failed[way] |= rc != 0;
         }

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -71,15 +70,6 @@ typedef struct read_times {
     double map;               /* map_alone: map, a load per page, unmap */
 } read_times;
 
-/* User + system time of every thread of the process. */
-static double process_cpu_seconds(void)
-{
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 + (double)ru.ru_stime.tv_sec +
-           (double)ru.ru_stime.tv_usec / 1e6;
-}
-
 static evgen_reader *open_or_die(const char *path)
 {
     evgen_reader *r = evgen_reader_open(path, NULL);
@@ -131,14 +121,14 @@ static read_times read_run(const char *path, long events, uint64_t *checksum)
         fprintf(stderr, "%s: cannot map it\n", path);
         exit(1);
     }
-    double t0 = bench_now_seconds(), c0 = process_cpu_seconds();
+    double t0 = bench_now_seconds(), c0 = bench_process_cpu_seconds();
     evgen_reader *r = open_or_die(path);
     double t_open = bench_now_seconds();
     *checksum = read_loop(r, &n);
     double t_loop = bench_now_seconds();
     evgen_reader_close(r);
     t.whole = bench_now_seconds() - t0;
-    t.whole_cpu = process_cpu_seconds() - c0;
+    t.whole_cpu = bench_process_cpu_seconds() - c0;
     t.open = t_open - t0;
     t.loop = t_loop - t_open;
     check_count(n, events);
@@ -227,8 +217,8 @@ int main(int argc, char **argv)
     write_trace(path, events);
     struct stat st;
     stat(path, &st);
-    double wholes[64], whole_cpus[64], opens[64], loops[64], validated[64], bares[64], maps[64], timed[64], dumps[64], bt_decodes[64],
-        bt_texts[64];
+    double wholes[64], whole_cpus[64], opens[64], loops[64], validated[64], bares[64], maps[64], timed[64], dumps[64],
+        bt_decodes[64], bt_texts[64];
     uint64_t checksum = 0;
     for (int r = 0; r < runs; r++) {
         read_times t = read_run(path, events, &checksum);
@@ -272,7 +262,8 @@ int main(int argc, char **argv)
     printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event  (checksum %llx)\n",
            "whole read: open + iterate + 16 accessors per event", ev / m_whole / 1e6, size / m_whole / 1e9,
            m_whole * 1e9 / ev, (unsigned long long)checksum);
-    printf("%-52s %8.2f ns/event of CPU (every thread: the verifier's too)\n", "  its process CPU", m_whole_cpu * 1e9 / ev);
+    printf("%-52s %8.2f ns/event of CPU (every thread: the verifier's too)\n", "  its process CPU",
+           m_whole_cpu * 1e9 / ev);
     printf("%-52s %8.1f ms       %6.2f GB/s  %6.2f ns/event\n", "  the open alone (a walk of the block headers)",
            m_open * 1e3, size / m_open / 1e9, m_open * 1e9 / ev);
     printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "  the loop alone (blocks verified as entered)",
