@@ -110,6 +110,9 @@ struct evgen_session {
     int clock_is_tsc;
     int emitters_write; /* a top emit writes its own full buffer (direct.c) */
     uint64_t file_end;  /* file sink: bytes of the file reserved so far (atomic, sink.c) */
+    uint32_t block_span; /* file sink, emitters_write: full blocks end at multiples of it (a power of
+                          * two; sink.c), 0 for none */
+    uint32_t block_pad_max; /* the most padding one such block takes to get there */
 
     /* The pool: lock-free (writer.c). */
     uint8_t *slab;      /* every pooled buffer's bytes */
@@ -315,6 +318,8 @@ EVGEN_RT_HIDDEN uint64_t evgen_rt_sink_reserve(evgen_session *s, size_t n);
 EVGEN_RT_HIDDEN int evgen_rt_sink_raw(evgen_session *s, uint64_t offset, const uint8_t *p, size_t n);
 EVGEN_RT_HIDDEN void evgen_rt_sink_failed(evgen_session *s, uint64_t offset, int err);
 EVGEN_RT_HIDDEN int evgen_rt_sink_write_now(evgen_session *s, rt_buffer *b);
+EVGEN_RT_HIDDEN int evgen_rt_sink_write_full(evgen_session *s, rt_buffer *b);
+EVGEN_RT_HIDDEN void evgen_rt_sink_span(evgen_session *s);
 EVGEN_RT_HIDDEN int evgen_rt_sink_block(evgen_session *s, rt_buffer *b);
 EVGEN_RT_HIDDEN int evgen_rt_callback_block(evgen_session *s, const rt_buffer *b);
 /* pwrite(2) of all N bytes at OFFSET, partial writes and EINTR retried: 0 or the errno

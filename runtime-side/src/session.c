@@ -13,7 +13,9 @@ void evgen_session_options_init(evgen_session_options *options)
 {
     memset(options, 0, sizeof *options);
     options->size = sizeof *options;
-    options->buffer_size = 66 * 1024; /* the largest record (64 KiB of payload and its header) fits */
+    /* With its 48-byte header a full block is 256 KiB, a power of two the emitting threads align it
+     * to in the file (sink.c); the largest record (64 KiB of payload and its header) fits. */
+    options->buffer_size = 256 * 1024 - EVGEN_WIRE_BLOCK_HEADER_SIZE;
     options->buffer_count = 64;
     options->max_payload = 65536; /* ETW's limit */
     options->when_full = EVGEN_WHEN_FULL_WAIT;
@@ -173,6 +175,8 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
         goto fail;
     s->emitters_write = sink == RT_SINK_FILE && opt.when_full == EVGEN_WHEN_FULL_WAIT &&
                         opt.block_writer == EVGEN_BLOCK_WRITER_AUTO;
+    if (s->emitters_write)
+        evgen_rt_sink_span(s);
     if (sink == RT_SINK_FILE && (s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
         err = errno;
         goto fail;

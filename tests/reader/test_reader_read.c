@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h> /* truncate */
 
 #include <cmocka.h>
 
@@ -1078,6 +1079,90 @@ static void test_utf16_to_utf8(void **state)
     assert_string_equal(out, "");
 }
 
+/* Lines of /proc/self/maps, and the start of the mapping of `path` among them (0 if none). */
+static size_t mappings(const char *path, uintptr_t *start)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    assert_non_null(f);
+    char line[4096 + 256];
+    size_t n = 0;
+    *start = 0;
+    while (fgets(line, sizeof line, f)) {
+        n++;
+        const char *name = strchr(line, '/');
+        if (name && strncmp(name, path, strlen(path)) == 0 && name[strlen(path)] == '\n')
+            *start = (uintptr_t)strtoull(line, NULL, 16);
+    }
+    fclose(f);
+    return n;
+}
+
+/* A trace of several megabytes, written by threads that pad their full blocks onto the 256-KiB grid
+ * (the default buffer size, sink.c): read event for event as the same events recorded into memory
+ * without padding, whole and cut short, and the process's mappings as they were once closed. */
+static void test_large_padded_trace(void **state)
+{
+    (void)state;
+    enum { THREADS = 2, ROUNDS = 12000 };
+    const uint32_t buffer_size = 256 * 1024 - 48;
+    rh_trace t;
+    rh_record_mixed(THREADS, ROUNDS, buffer_size, &t);
+    evgen_reader *mem = open_trace(&t);
+    size_t n_mem;
+    uint64_t want = payload_digest(mem, &n_mem);
+    assert_int_equal(n_mem, THREADS * ROUNDS * 7);
+    evgen_reader_close(mem);
+
+    char *dir = evgen_test_tempdir();
+    char *path = rh_write_file(dir, "large.evtrace", "", 0);
+    rh_record_mixed_file(THREADS, ROUNDS, buffer_size, EVGEN_BLOCK_WRITER_AUTO, path);
+    size_t size;
+    uint8_t *data = tp_read_file(path, &size);
+    assert_non_null(data);
+    assert_true(size > (3u << 20));
+    rh_block blocks[256];
+    size_t n_blocks = rh_blocks(data, size, blocks, 256), padded = 0;
+    assert_int_equal(blocks[n_blocks - 1].end, size);
+    for (size_t i = 0; i < n_blocks; i++) {
+        uint16_t header_size;
+        memcpy(&header_size, data + blocks[i].offset + 6, 2);
+        padded += header_size > 48;
+    }
+    assert_true(padded > 4);
+    free(data);
+
+    uintptr_t start;
+    size_t before = mappings(path, &start);
+    assert_int_equal(start, 0);
+    evgen_reader *r = evgen_reader_open(path, NULL);
+    assert_non_null(r);
+    mappings(path, &start);
+    assert_true(start != 0);
+    size_t n;
+    assert_true(payload_digest(r, &n) == want);
+    assert_int_equal(n, n_mem);
+    assert_int_equal(evgen_reader_status(r, NULL), EVGEN_READ_OK);
+    evgen_reader_close(r);
+    assert_int_equal(mappings(path, &start), before);
+    assert_int_equal(start, 0);
+
+    /* the same, cut inside a block: the blocks before the cut read */
+    assert_int_equal(truncate(path, (off_t)(size / 4096 * 4096 - 3)), 0);
+    before = mappings(path, &start);
+    r = evgen_reader_open(path, NULL);
+    assert_non_null(r);
+    payload_digest(r, &n);
+    assert_true(n > 0 && n < n_mem);
+    assert_int_equal(evgen_reader_status(r, NULL), EVGEN_READ_TRUNCATED);
+    evgen_reader_close(r);
+    assert_int_equal(mappings(path, &start), before);
+
+    evgen_test_rmtree(dir);
+    free(path);
+    free(dir);
+    free(t.data);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1094,6 +1179,7 @@ int main(void)
         cmocka_unit_test(test_bad_blocks_are_reported_and_skipped),
         cmocka_unit_test(test_type_numbers_across_metadata_blocks),
         cmocka_unit_test(test_utf16_to_utf8),
+        cmocka_unit_test(test_large_padded_trace),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

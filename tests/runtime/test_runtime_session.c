@@ -154,7 +154,7 @@ static void test_runtime_options(void **state)
     evgen_session_options o;
     evgen_session_options_init(&o);
     assert_int_equal(o.size, sizeof o);
-    assert_int_equal(o.buffer_size, 66 * 1024);
+    assert_int_equal(o.buffer_size, 256 * 1024 - EVGEN_WIRE_BLOCK_HEADER_SIZE);
     assert_int_equal(o.buffer_count, 64);
     assert_int_equal(o.max_payload, 65536);
     assert_int_equal(o.when_full, EVGEN_WHEN_FULL_WAIT);
@@ -1127,6 +1127,110 @@ static void test_runtime_block_writers(void **state)
     }
 }
 
+/* The events blocks of a file, in file order: where each lies and ends, and its padding. */
+typedef struct block_place {
+    uint64_t offset, end;
+    uint32_t padding;
+} block_place;
+
+static size_t events_blocks(const uint8_t *data, size_t size, block_place *out, size_t cap)
+{
+    size_t n = 0;
+    for (size_t off = 48; off + 48 <= size;) {
+        uint16_t header_size;
+        uint32_t payload;
+        memcpy(&header_size, data + off + 6, 2);
+        memcpy(&payload, data + off + 8, 4);
+        size_t end = off + header_size + payload;
+        if (data[off + 4] == 2 && n < cap) {
+            out[n++] = (block_place){off, end, (uint32_t)header_size - 48};
+            for (size_t i = off + 48; i < off + header_size; i++)
+                assert_int_equal(data[i], 0); /* the padding is zeros */
+        }
+        off = end;
+    }
+    return n;
+}
+
+/* A thread that writes its own full blocks (EVGEN_BLOCK_WRITER_AUTO) pads each to end on a multiple
+ * of the span (48 + buffer_size, a power of two), at most a sixteenth of the span per block: after
+ * the metadata or a flush moved the file's end off that grid, it is back within sixteen blocks,
+ * and stays there; a buffer size whose span is not a power of two pads nothing. */
+static void test_runtime_blocks_on_span(void **state)
+{
+    (void)state;
+    const uint32_t spans[] = {256 * 1024, 64 * 1024, 66 * 1024 + 48};
+    for (size_t c = 0; c < 3; c++) {
+        const uint32_t span = spans[c];
+        const int on_grid_wanted = (span & (span - 1)) == 0;
+        char *path = rt_path("span.evtrace");
+        evgen_session_options o;
+        evgen_session_options_init(&o);
+        o.buffer_size = span - 48;
+        o.max_payload = 1024;
+        evgen_session *s = evgen_session_open_file(path, &o);
+        assert_non_null(s);
+        assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+        /* 12-byte records: some 48 full blocks, a flush halfway */
+        const uint64_t ticks = (uint64_t)span / 14 * 48, flush_at = ticks / 2;
+        for (uint64_t k = 0; k < ticks; k++) {
+            if (k == flush_at)
+                assert_int_equal(evgen_session_flush(s), 0);
+            assert_int_equal(fire_tick(0, k), EVGEN_EMIT_OK);
+        }
+        evgen_session_totals totals;
+        assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+        assert_int_equal(totals.written, ticks);
+
+        size_t size;
+        uint8_t *data = tp_read_file(path, &size);
+        assert_non_null(data);
+        assert_int_equal(totals.bytes, size); /* the padding counted, no gap */
+        stream_order order;
+        memset(&order, 0, sizeof order);
+        tp_trace t;
+        assert_int_equal(tp_parse(data, size, check_stream_order, &order, &t), 0);
+        assert_int_equal(t.n_records, ticks);
+        assert_int_equal(order.next_seq[0], ticks);
+        assert_false(order.bad);
+
+        block_place blocks[80];
+        size_t n = events_blocks(data, size, blocks, 80);
+        assert_true(n >= 40 && n < 80);
+        /* the blocks before the flush's, those after it, the last one (written at close): each run
+         * of full blocks reaches the grid within sixteen blocks, then stays on it */
+        size_t flushed = 0;
+        while (flushed < n && blocks[flushed].end - blocks[flushed].offset > span / 2)
+            flushed++;
+        assert_true(flushed > 16 && flushed + 18 < n); /* the flush's partial block */
+        size_t off_grid = 0, padded = 0;
+        for (size_t b = 0; b + 1 < n; b++) {
+            if (b == flushed)
+                continue;
+            int on_grid = blocks[b].end % span == 0;
+            padded += blocks[b].padding != 0;
+            if (!on_grid_wanted) {
+                assert_int_equal(blocks[b].padding, 0);
+                continue;
+            }
+            assert_true(blocks[b].padding <= span / 16);
+            size_t since = b < flushed ? b : b - flushed - 1; /* full blocks since the grid was lost */
+            if (since >= 16 && !on_grid)
+                fail_msg("span %u: block %zu of %zu ends at %llu, off the grid", span, b, n,
+                         (unsigned long long)blocks[b].end);
+            off_grid += !on_grid;
+        }
+        if (on_grid_wanted)
+            assert_true(off_grid <= 32 && padded > n / 2);
+        else
+            assert_int_equal(padded, 0);
+        tp_free(&t);
+        free(data);
+        evgen_session_totals_free(&totals);
+        rt_path_free(path);
+    }
+}
+
 /* ---- fork: the child does not inherit the parent's session ---- */
 
 static void test_runtime_fork_child(void **state)
@@ -1292,6 +1396,7 @@ int main(void)
         cmocka_unit_test(test_runtime_sink_injected),
         cmocka_unit_test(test_runtime_dio_slab),
         cmocka_unit_test(test_runtime_block_writers),
+        cmocka_unit_test(test_runtime_blocks_on_span),
         cmocka_unit_test(test_runtime_fork_child),
         cmocka_unit_test(test_runtime_invalid_manifest),
         cmocka_unit_test(test_runtime_flush_races_close),

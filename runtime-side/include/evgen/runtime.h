@@ -63,7 +63,12 @@ typedef enum evgen_clock_kind {
 
 typedef struct evgen_session_options {
     uint32_t size;            /* sizeof(evgen_session_options); set by evgen_session_options_init */
-    uint32_t buffer_size;     /* bytes per thread buffer; default 67584 (66 KiB) */
+    uint32_t buffer_size;     /* payload bytes per thread buffer; default 262096, which makes a full
+                               * block 256 KiB with its header. When 48 + buffer_size is a power of
+                               * two of 64 KiB or more, a thread that writes its own full block
+                               * (EVGEN_BLOCK_WRITER_AUTO) pads it to end on a multiple of that size
+                               * in the file, so that the page cache holds the trace in large
+                               * folios that readers map cheaply (docs/performance.md) */
     uint32_t buffer_count;    /* buffers shared by all threads; default 64 */
     uint32_t max_payload;     /* larger payloads are refused and counted; default 65536 (64 KiB, like
                                * ETW). buffer_size must be at least 4096 and

@@ -498,7 +498,7 @@ def main():
         check_trace(args, trace)
 
     sim = os.path.join(args.work, "simulated.evtrace")
-    run([args.simulate, "--all-events", sim, "80"], expect=0)
+    run([args.simulate, "--all-events", sim, "300"], expect=0)  # several 256 KiB blocks per thread
     check_trace(args, sim, background=True)
     r = check_cut(args, sim, 0.6)
     if r["closed"] == 0:
