@@ -68,7 +68,10 @@ typedef struct evgen_session_options {
                                * two of 64 KiB or more, a thread that writes its own full block
                                * (EVGEN_BLOCK_WRITER_AUTO) pads it to end on a multiple of that size
                                * in the file, so that the page cache holds the trace in large
-                               * folios that readers map cheaply (docs/performance.md) */
+                               * folios that readers map cheaply (docs/performance.md). On a VM
+                               * that hands free memory back to its host (free page reporting),
+                               * such folios cost the writer up to twice as much in fresh memory:
+                               * 66 * 1024 keeps blocks unpadded, in small folios */
     uint32_t buffer_count;    /* buffers shared by all threads; default 64 */
     uint32_t max_payload;     /* larger payloads are refused and counted; default 65536 (64 KiB, like
                                * ETW). buffer_size must be at least 4096 and
