@@ -365,6 +365,91 @@ static void test_record_past_its_block(void **state)
     }
 }
 
+/* N records of the fixed-size type 0, 3 ticks apart, the first named: a block's payload. */
+static void fixed_records(rh_bytes *p, uint32_t n, uint8_t tag)
+{
+    p->len = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        if (i == 0) {
+            rh_varint(p, 0); /* type 0 named */
+            rh_zigzag(p, 3);
+        } else {
+            rh_varint(p, 2 * 3 + 1); /* the type again, delta 3 */
+        }
+        uint8_t payload[12] = {tag, (uint8_t)i};
+        rh_put(p, payload, sizeof payload);
+    }
+}
+
+/* A query in time order, right after a run returned the last record of its block, that finds
+ * another thread's block bad and the blocks after it other than the walk took them (its
+ * payload_size hid a block, its event count made the books agree): the next call follows the blocks
+ * as they are now, not the next block its cursor noted when it entered its own, which is another
+ * block now. The same events come, in the same order, as when the problems are asked for first. */
+static void test_query_changes_the_blocks_after_a_run(void **state)
+{
+    (void)state;
+    static const rh_field fix[] = {{"A", K_U64, 0, 0}, {"B", K_U32, 0, 0}};
+    const char *names[] = {"Fix"};
+    const rh_field *fields[] = {fix};
+    size_t n_fields[] = {2};
+    enum { PER_BLOCK = 10, ONE = 77, OTHER = 88 };
+    rh_bytes file = {0}, p = {0};
+    rh_file_header_version(&file, 2, 1, 1000000000u);
+    rh_metadata(&file, 0, 1, names, fields, n_fields);
+    fixed_records(&p, PER_BLOCK, 1); /* ONE's first block, before every other record */
+    rh_append_block(&file, 2, ONE, 0, PER_BLOCK, 0, RH_START_TICKS, &p);
+    fixed_records(&p, PER_BLOCK, 2); /* OTHER's, later */
+    rh_append_block(&file, 2, OTHER, 0, PER_BLOCK, 0, RH_START_TICKS + 1000, &p);
+    fixed_records(&p, PER_BLOCK, 3); /* OTHER's second: made bad below */
+    size_t bad_at = file.len, bad_payload = p.len;
+    rh_append_block(&file, 2, OTHER, 1, PER_BLOCK, 0, RH_START_TICKS + 2000, &p);
+    fixed_records(&p, PER_BLOCK, 4); /* OTHER's third, which the bad block's payload_size hides */
+    size_t hidden_at = file.len;
+    rh_append_block(&file, 2, OTHER, 2, PER_BLOCK, 0, RH_START_TICKS + 3000, &p);
+    uint32_t grown = (uint32_t)(bad_payload + (file.len - hidden_at)), count = 2 * PER_BLOCK;
+    memcpy(file.data + bad_at + 8, &grown, 4);  /* payload_size: not under the crc */
+    memcpy(file.data + bad_at + 28, &count, 4); /* event_count: the books agree with the walk */
+    fixed_records(&p, PER_BLOCK, 5); /* ONE's second, after them all */
+    rh_append_block(&file, 2, ONE, 1, PER_BLOCK, 0, RH_START_TICKS + 4000, &p);
+    const uint64_t tids[2] = {ONE, OTHER}, written[2] = {2 * PER_BLOCK, 3 * PER_BLOCK};
+    rh_end_block(&file, 2, tids, written);
+
+    /* The reference: every block verified first. */
+    evgen_reader *rd = rh_open_memory(file.data, file.len);
+    size_t n_problems;
+    evgen_reader_problems(rd, &n_problems);
+    assert_true(n_problems >= 1);
+    evgen_reader_rewind(rd, EVGEN_ORDER_TIME);
+    uint64_t want[5 * PER_BLOCK];
+    size_t n_want = 0;
+    evgen_event ev;
+    while (evgen_reader_next(rd, &ev)) {
+        assert_true(n_want < 5 * PER_BLOCK);
+        want[n_want++] = ev.offset;
+    }
+    assert_int_equal(n_want, 4 * PER_BLOCK); /* all but the bad block's */
+    evgen_reader_close(rd);
+
+    /* The same, the problems asked for once the run returned ONE's first block's last event. */
+    rd = rh_open_memory(file.data, file.len);
+    evgen_reader_rewind(rd, EVGEN_ORDER_TIME);
+    size_t n = 0;
+    while (evgen_reader_next(rd, &ev)) {
+        assert_true(n < n_want);
+        assert_int_equal(ev.offset, want[n]);
+        if (++n == PER_BLOCK) {
+            assert_int_equal(ev.thread_id, ONE);
+            evgen_reader_problems(rd, &n_problems);
+            assert_true(n_problems >= 1);
+        }
+    }
+    assert_int_equal(n, n_want);
+    evgen_reader_close(rd);
+    rh_free(&file);
+    rh_free(&p);
+}
+
 /* A trace the runtime wrote (several threads, many blocks, fixed and variable events): time order
  * is the merge by hand of the (thread, stream) chains that file order shows. */
 static void test_runtime_trace_merges_as_by_hand(void **state)
@@ -417,6 +502,7 @@ int main(void)
         cmocka_unit_test(test_one_chain),
         cmocka_unit_test(test_rewind_in_a_run),
         cmocka_unit_test(test_record_past_its_block),
+        cmocka_unit_test(test_query_changes_the_blocks_after_a_run),
         cmocka_unit_test(test_runtime_trace_merges_as_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
