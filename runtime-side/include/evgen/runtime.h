@@ -57,8 +57,11 @@ typedef enum evgen_block_writer {
 
 typedef enum evgen_clock_kind {
     EVGEN_CLOCK_MONOTONIC = 1, /* CLOCK_MONOTONIC, nanoseconds */
-    EVGEN_CLOCK_TSC = 2        /* the CPU's time-stamp counter, frequency calibrated at open (~20 ms);
-                                * x86-64 with an invariant TSC only, else open fails with EINVAL */
+    EVGEN_CLOCK_TSC = 2        /* the CPU's time-stamp counter, frequency calibrated at open (~20 ms)
+                                * against CLOCK_MONOTONIC to a few parts per million, which its
+                                * nanoseconds may drift by over a long session; cheaper to read (~10
+                                * ns against ~25 here: docs/performance.md); x86-64 with an
+                                * invariant TSC only, else open fails with EINVAL */
 } evgen_clock_kind;
 
 typedef struct evgen_session_options {
