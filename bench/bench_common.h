@@ -37,6 +37,14 @@ static inline double bench_median(double *v, int n)
     return v[n / 2];
 }
 
+/* Where a benchmark writes its files: argv[index] if given, else $TMPDIR, else /tmp. */
+static inline const char *bench_dir_arg(int argc, char **argv, int index)
+{
+    if (argc > index)
+        return argv[index];
+    return getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+}
+
 /* The arguments of a benchmark that writes a trace: [EVENTS >= 1000] [RUNS 1..64] [DIR] (DIR defaults
  * to $TMPDIR, else /tmp). Returns 0, or prints the usage and returns 2, the exit status. */
 static inline int bench_trace_args(int argc, char **argv, long default_events, long *events, int *runs,
@@ -44,7 +52,7 @@ static inline int bench_trace_args(int argc, char **argv, long default_events, l
 {
     *events = argc > 1 ? atol(argv[1]) : default_events;
     *runs = argc > 2 ? atoi(argv[2]) : 5;
-    *dir = argc > 3 ? argv[3] : (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    *dir = bench_dir_arg(argc, argv, 3);
     if (*events < 1000 || *runs < 1 || *runs > 64) {
         fprintf(stderr, "usage: %s [EVENTS >= 1000] [RUNS 1..64] [DIR]\n", argv[0]);
         return 2;

@@ -5,8 +5,9 @@
  * thread. evgen emits through the generated FireEtw functions into a file session and is timed
  * until evgen_session_close returns (the file is complete). Three payloads: GCSuspendEEBegin v1
  * (10 bytes), GCHeapStats v2 (110 bytes) and GCBulkNode with 32 values (1034 bytes); one emitting
- * thread, and two for GCHeapStats (with either clock); full buffers written by the emitting thread itself (the default,
- * EVGEN_BLOCK_WRITER_AUTO) or by the session's writer thread (EVGEN_BLOCK_WRITER_THREAD).
+ * thread, and two for GCHeapStats (with either clock); full buffers written by the emitting thread
+ * itself (the default, EVGEN_BLOCK_WRITER_AUTO) or by the session's writer thread
+ * (EVGEN_BLOCK_WRITER_THREAD).
  *
  * Each round runs every case once, in the same order, so that other load on the machine falls on
  * all of them alike; the table shows medians over the rounds of: wall ns per event, process CPU ns
@@ -187,6 +188,15 @@ static double median_of(int n, const double *v)
     return bench_median(copy, n);
 }
 
+/* R's per-round wall and CPU ratios to FLOOR's figures of the same round. */
+static void floor_ratios(const row *r, const row *floor, int rounds, double *rw, double *rc)
+{
+    for (int k = 0; k < rounds; k++) {
+        rw[k] = r->f[k].wall_ns / floor->f[k].wall_ns;
+        rc[k] = r->f[k].cpu_ns / floor->f[k].cpu_ns;
+    }
+}
+
 static void print_row(const row *r, int rounds)
 {
     double wall[MAX_ROUNDS], cpu[MAX_ROUNDS], bytes[MAX_ROUNDS], rw[MAX_ROUNDS], rc[MAX_ROUNDS];
@@ -194,13 +204,11 @@ static void print_row(const row *r, int rounds)
         wall[k] = r->f[k].wall_ns;
         cpu[k] = r->f[k].cpu_ns;
         bytes[k] = r->f[k].bytes;
-        if (r->floor_row >= 0) {
-            rw[k] = r->f[k].wall_ns / rows[r->floor_row].f[k].wall_ns;
-            rc[k] = r->f[k].cpu_ns / rows[r->floor_row].f[k].cpu_ns;
-        } else if (r->scaling_of >= 0) {
+        if (r->floor_row < 0 && r->scaling_of >= 0)
             rw[k] = rows[r->scaling_of].f[k].wall_ns / r->f[k].wall_ns;
-        }
     }
+    if (r->floor_row >= 0)
+        floor_ratios(r, &rows[r->floor_row], rounds, rw, rc);
     double w = median_of(rounds, wall);
     printf("%-46s %8.1f %8.1f %7.2f %8.1f", r->name, w, median_of(rounds, cpu), 1e3 / w, median_of(rounds, bytes));
     if (r->floor_row >= 0)
@@ -215,10 +223,7 @@ static void print_row(const row *r, int rounds)
 static void print_against(const row *r, const row *floor, int rounds)
 {
     double rw[MAX_ROUNDS], rc[MAX_ROUNDS];
-    for (int k = 0; k < rounds; k++) {
-        rw[k] = r->f[k].wall_ns / floor->f[k].wall_ns;
-        rc[k] = r->f[k].cpu_ns / floor->f[k].cpu_ns;
-    }
+    floor_ratios(r, floor, rounds, rw, rc);
     printf("  %-44s %5.2fx wall, %5.2fx CPU\n", r->name, median_of(rounds, rw), median_of(rounds, rc));
 }
 

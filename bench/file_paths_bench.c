@@ -156,7 +156,7 @@ int main(int argc, char **argv)
 {
     long mib = argc > 1 ? atol(argv[1]) : 256;
     int runs = argc > 2 ? atoi(argv[2]) : 5;
-    const char *dir = argc > 3 ? argv[3] : (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    const char *dir = bench_dir_arg(argc, argv, 3);
     if (mib < 16 || runs < 1 || runs > 64) {
         fprintf(stderr, "usage: %s [MIB per run >= 16] [RUNS 1..64] [DIR]\n", argv[0]);
         return 2;

@@ -48,7 +48,7 @@ int main(int argc, char **argv)
 {
     long mib = argc > 1 ? atol(argv[1]) : 512;
     int runs = argc > 2 ? atoi(argv[2]) : 3, idle = argc > 3 ? atoi(argv[3]) : 0;
-    const char *dir = argc > 4 ? argv[4] : (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    const char *dir = bench_dir_arg(argc, argv, 4);
     if (mib < 16 || runs < 1 || runs > 64 || idle < 0 || idle > 60) {
         fprintf(stderr, "usage: %s [MIB per write >= 16] [RUNS 1..64] [IDLE seconds 0..60] [DIR]\n", argv[0]);
         return 2;

@@ -156,7 +156,7 @@ static int one_run(way how, const char *path, const uint8_t *piece, figure *out)
 int main(int argc, char **argv)
 {
     int runs = argc > 1 ? atoi(argv[1]) : 5;
-    const char *dir = argc > 2 ? argv[2] : (getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+    const char *dir = bench_dir_arg(argc, argv, 2);
     if (runs < 1 || runs > 64) {
         fprintf(stderr, "usage: %s [RUNS 1..64] [DIR]\n", argv[0]);
         return 2;
