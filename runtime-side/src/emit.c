@@ -57,7 +57,9 @@ static void raise_depth(const reservation *r)
  * the thread is not inside the runtime). */
 static void wait_for_buffer(const reservation *r, evgen_session *s)
 {
-    __atomic_fetch_add(&s->waiters, 1, __ATOMIC_ACQ_REL);
+    uint64_t since = s->adaptive ? evgen_clock_monotonic() : 0; /* what the writer adapts to */
+    if (__atomic_fetch_add(&s->waiters, 1, __ATOMIC_ACQ_REL) != 0 && since)
+        __atomic_store_n(&s->crowded, 1, __ATOMIC_RELAXED); /* another emitter waits too */
     evgen_rt_writer_nudge(s);
     lower_depth(r);
     uint32_t gen = __atomic_load_n(&evgen_rt.pool_gen, __ATOMIC_ACQUIRE);
@@ -71,6 +73,8 @@ static void wait_for_buffer(const reservation *r, evgen_session *s)
             evgen_rt_futex_wait(&evgen_rt.pool_gen, gen, 100);
         }
     }
+    if (since)
+        __atomic_fetch_add(&s->waited_ns, evgen_clock_monotonic() - since, __ATOMIC_RELAXED);
     __atomic_fetch_sub(&s->waiters, 1, __ATOMIC_ACQ_REL);
     raise_depth(r);
 }
@@ -140,7 +144,7 @@ static evgen_stream *reserve(const reservation *r, uint32_t *status)
         }
         if (rs->buf && (size_t)(st->end - st->pos) >= (size_t)r->payload + EVGEN_MAX_RECORD_HEADER)
             return st;
-        if (rs->buf && s->emitters_write && r->wait == WAIT_ANY) {
+        if (rs->buf && r->wait == WAIT_ANY && evgen_rt_may_write_own(s, rs)) {
             rt_buffer *own = evgen_rt_write_own(s, t, r->level);
             if (own) {
                 take_buffer(t, r->slot, r->level, own);

@@ -31,12 +31,16 @@ typedef struct rt_buffer {
     uint32_t taken;    /* pooled: 1 while a stream or the writer has it (atomic) */
     uint32_t sequence, event_count, dropped;
     uint64_t thread_id, base_ticks;
-    uint64_t offset; /* file sink: where in the file the block goes, reserved when it was handed over */
+    uint64_t offset; /* file sink: where in the file the block goes, reserved when it was handed over
+                      * (RT_UNPLACED: by the O_DIRECT writer when it takes it, writer_dio.c) */
+    uint32_t *unplaced; /* RT_UNPLACED: its stream's rt_stream.unplaced, or NULL */
     const evgen_manifest_desc *manifest; /* metadata and forget blocks: the manifest */
 } rt_buffer;
 
 /* Not a block of the trace: tells the callback sink to forget a manifest's types (unregistering). */
 enum { RT_BLOCK_FORGET = 0x80 };
+
+#define RT_UNPLACED UINT64_MAX
 
 /* The runtime's part of a stream (evgen_stream): touched by the stream's owner (the emit at that
  * depth), or by a flusher while the owner is kept out (quiesce.c). */
@@ -45,6 +49,7 @@ typedef struct rt_stream {
     uint64_t block_first;         /* written when buf was taken: buf holds written - block_first records */
     uint64_t dropped_since_block; /* drops not reported in a block header yet; atomic (quiesce.c) */
     uint32_t sequence;            /* the stream's next events block */
+    uint32_t unplaced; /* its blocks handed to the O_DIRECT writer that it has not placed (atomic) */
 } rt_stream;
 
 /* A thread's place in one session. */
@@ -108,7 +113,13 @@ struct evgen_session {
     void *context;
     uint64_t start_ticks, frequency;
     int clock_is_tsc;
-    int emitters_write; /* a top emit writes its own full buffer (direct.c) */
+    int emitters_write; /* a top emit writes its own full buffer (direct.c); an adaptive session's
+                         * writer sets it when it hands the writing over (atomic) */
+    int adaptive;       /* EVGEN_BLOCK_WRITER_ADAPTIVE: the O_DIRECT writer hands over to the emitters
+                         * when they wait for the disk (writer_dio.c) */
+    uint64_t waited_ns; /* adaptive: how long emitters have waited for a buffer (atomic adds) */
+    uint32_t crowded;   /* adaptive: an emitter began to wait while another waited (atomic; the
+                         * writer clears it) */
     uint64_t file_end;  /* file sink: bytes of the file reserved so far (atomic, sink.c) */
     uint32_t block_span; /* file sink, emitters_write: full blocks end at multiples of it (a power of
                           * two; sink.c), 0 for none */
@@ -272,6 +283,18 @@ EVGEN_RT_HIDDEN void evgen_rt_writer_stop(evgen_session *s);
 EVGEN_RT_HIDDEN int evgen_rt_in_writer(void);
 EVGEN_RT_HIDDEN void evgen_rt_queue_init(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_enqueue(evgen_session *s, rt_buffer *b);
+/* The same for a block of stream RS: placed after the stream's blocks before it (writer_dio.c). */
+EVGEN_RT_HIDDEN void evgen_rt_enqueue_stream(evgen_session *s, rt_buffer *b, rt_stream *rs);
+/* Whether a thread may write its own full block of stream RS now (direct.c): the session says so
+ * and the O_DIRECT writer has placed every block of the stream handed to it. */
+static inline int evgen_rt_may_write_own(evgen_session *s, rt_stream *rs)
+{
+    return __atomic_load_n(&s->emitters_write, __ATOMIC_ACQUIRE) &&
+           (!s->dio || __atomic_load_n(&rs->unplaced, __ATOMIC_ACQUIRE) == 0);
+}
+/* The writers': B, taken off the queue, has its place (reserved now if RT_UNPLACED and RESERVE);
+ * its stream's count of unplaced blocks goes down. */
+EVGEN_RT_HIDDEN void evgen_rt_placed(evgen_session *s, rt_buffer *b, int reserve);
 /* An emitter waits for a buffer: the O_DIRECT writer stops gathering (async-signal-safe). */
 EVGEN_RT_HIDDEN void evgen_rt_writer_nudge(evgen_session *s);
 /* The writer's: the oldest queued block, or NULL. */
@@ -295,8 +318,9 @@ EVGEN_RT_HIDDEN void evgen_rt_block_done(evgen_session *s);
  * `header`: opens it again with O_DIRECT when the file system can (else the writer gathers blocks
  * through the page cache). 0, or an errno value. */
 EVGEN_RT_HIDDEN int evgen_rt_dio_open(evgen_session *s, const char *path, const uint8_t *header, size_t header_size);
-/* The writer thread's loop for such a session. */
-EVGEN_RT_HIDDEN void evgen_rt_dio_writer(evgen_session *s);
+/* The writer thread's loop for such a session, until it stops (0) or, adaptive, hands the writing
+ * over to the emitters (1: writer.c's loop goes on). */
+EVGEN_RT_HIDDEN int evgen_rt_dio_writer(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_dio_free(evgen_session *s);
 /* The pool's memory for the O_DIRECT writer (huge pages where the system gives them), NULL if out
  * of memory; *mapped is what evgen_rt_dio_slab_free takes back. */
@@ -304,6 +328,10 @@ EVGEN_RT_HIDDEN uint8_t *evgen_rt_dio_slab(size_t bytes, size_t *mapped);
 EVGEN_RT_HIDDEN void evgen_rt_dio_slab_free(uint8_t *slab, size_t mapped);
 /* Test hook (tests/runtime): the O_DIRECT alignment to use (0: statx's; 1: none, the page cache). */
 void evgen_rt_dio_force_align(uint32_t align);
+/* Test hooks (tests/runtime): an adaptive session's writer hands the writing over at its first
+ * look (non-zero) or as the emitters' waits say (0, the default); whether S's writer has. */
+void evgen_rt_adaptive_force(int hand_over_at_once);
+int evgen_rt_adaptive_handed_over(const evgen_session *s);
 /* Test hook (tests): the alignment an O_DIRECT session would write a file of DIR with, by the rule
  * evgen_rt_dio_open applies (a probe file made and removed); 1: through the page cache. */
 uint32_t evgen_rt_dio_alignment_in(const char *dir);

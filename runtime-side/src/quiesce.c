@@ -77,7 +77,7 @@ void evgen_rt_handoff(evgen_session *s, rt_thread *t, unsigned level)
         evgen_rt_frame(b);
         b->framed = 1;
     }
-    evgen_rt_enqueue(s, b);
+    evgen_rt_enqueue_stream(s, b, rs);
 }
 
 static int attached(const evgen_session *s, const rt_thread *t)

@@ -39,7 +39,7 @@ static int resolve_options(const evgen_session_options *in, evgen_session_option
         (out->when_full != EVGEN_WHEN_FULL_WAIT && out->when_full != EVGEN_WHEN_FULL_DROP) ||
         (out->clock != EVGEN_CLOCK_MONOTONIC && out->clock != EVGEN_CLOCK_TSC) ||
         (out->block_writer != EVGEN_BLOCK_WRITER_AUTO && out->block_writer != EVGEN_BLOCK_WRITER_THREAD &&
-         out->block_writer != EVGEN_BLOCK_WRITER_DIRECT_IO))
+         out->block_writer != EVGEN_BLOCK_WRITER_DIRECT_IO && out->block_writer != EVGEN_BLOCK_WRITER_ADAPTIVE))
         return -1;
     uint64_t stride = (uint64_t)out->buffer_size + 2 * EVGEN_RT_DIO_MAX_ALIGN;
     if (stride * out->buffer_count > SIZE_MAX / 2)
@@ -170,12 +170,16 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
     } else {
         s->frequency = 1000000000u;
     }
-    int direct_io = sink == RT_SINK_FILE && opt.block_writer == EVGEN_BLOCK_WRITER_DIRECT_IO;
+    int direct_io = sink == RT_SINK_FILE && (opt.block_writer == EVGEN_BLOCK_WRITER_DIRECT_IO ||
+                                             opt.block_writer == EVGEN_BLOCK_WRITER_ADAPTIVE);
     if ((err = make_pool(s, direct_io)) != 0)
         goto fail;
     s->emitters_write = sink == RT_SINK_FILE && opt.when_full == EVGEN_WHEN_FULL_WAIT &&
                         opt.block_writer == EVGEN_BLOCK_WRITER_AUTO;
-    if (s->emitters_write)
+    /* ADAPTIVE: the O_DIRECT writer, until it hands the emitters the writing (writer_dio.c). */
+    s->adaptive = direct_io && opt.when_full == EVGEN_WHEN_FULL_WAIT &&
+                  opt.block_writer == EVGEN_BLOCK_WRITER_ADAPTIVE;
+    if (s->emitters_write || s->adaptive)
         evgen_rt_sink_span(s);
     if (sink == RT_SINK_FILE && (s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {
         err = errno;

@@ -109,7 +109,11 @@ void evgen_rt_thread_join(rt_thread *t, evgen_session *s)
         __atomic_store_n(&st->claimed, 0, __ATOMIC_RELAXED);
         st->max_payload = s->opt.max_payload;
         st->clock_is_tsc = (uint32_t)s->clock_is_tsc;
-        t->streams[slot][d] = (rt_stream){NULL, 0, 0, 0};
+        rt_stream *rs = &t->streams[slot][d];
+        rs->buf = NULL;
+        rs->block_first = rs->dropped_since_block = 0;
+        rs->sequence = 0;
+        /* not unplaced: a block of the thread that had this state may still be queued (writer.c) */
     }
     rt_thread_session *ts = &t->sess[slot];
     __atomic_store_n(&ts->dropped, 0, __ATOMIC_RELAXED);

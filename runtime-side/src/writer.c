@@ -112,11 +112,44 @@ static void ring(evgen_session *s)
     evgen_rt_futex_wake(&s->doorbell);
 }
 
+/* Where B goes: reserved now, or, for the O_DIRECT writer, when it takes B (writer_dio.c). The O_DIRECT
+ * writer places blocks itself, their padding depending on the blocks before; once an adaptive
+ * session's has handed the writing over, blocks are placed when handed over, as others are, except
+ * a stream's whose blocks before still wait unplaced: after them. */
+static void place_on_enqueue(evgen_session *s, rt_buffer *b, rt_stream *rs)
+{
+    b->unplaced = NULL;
+    if (b->type == RT_BLOCK_FORGET)
+        return;
+    if (!s->dio || (__atomic_load_n(&s->emitters_write, __ATOMIC_ACQUIRE) &&
+                    (!rs || __atomic_load_n(&rs->unplaced, __ATOMIC_ACQUIRE) == 0))) {
+        b->offset = evgen_rt_sink_reserve(s, EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)b->size);
+        return;
+    }
+    b->offset = RT_UNPLACED;
+    if (rs) {
+        __atomic_fetch_add(&rs->unplaced, 1, __ATOMIC_RELAXED);
+        b->unplaced = &rs->unplaced;
+    }
+}
+
+void evgen_rt_placed(evgen_session *s, rt_buffer *b, int reserve)
+{
+    if (reserve && b->offset == RT_UNPLACED)
+        b->offset = evgen_rt_sink_reserve(s, EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)b->size);
+    if (b->unplaced) /* release: the stream's next reservation comes after this one */
+        __atomic_fetch_sub(b->unplaced, 1, __ATOMIC_RELEASE);
+    b->unplaced = NULL;
+}
+
 void evgen_rt_enqueue(evgen_session *s, rt_buffer *b)
 {
-    /* The O_DIRECT writer places blocks itself: their padding depends on the blocks before. */
-    if (b->type != RT_BLOCK_FORGET && !s->dio)
-        b->offset = evgen_rt_sink_reserve(s, EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)b->size);
+    evgen_rt_enqueue_stream(s, b, NULL);
+}
+
+void evgen_rt_enqueue_stream(evgen_session *s, rt_buffer *b, rt_stream *rs)
+{
+    place_on_enqueue(s, b, rs);
     if (b->pooled)
         __atomic_fetch_add(&s->n_inflight, 1, __ATOMIC_RELAXED);
     __atomic_fetch_add(&s->queued, 1, __ATOMIC_RELAXED);
@@ -145,8 +178,14 @@ void evgen_rt_writer_nudge(evgen_session *s)
  * process that dies leaves no event the trace cannot decode); other sinks take it in queue order. */
 void evgen_rt_put_metadata(evgen_session *s, rt_buffer *b)
 {
-    if (s->sink != RT_SINK_FILE || s->dio) { /* the O_DIRECT writer alone writes (writer_dio.c), in order */
+    int emitters_write = __atomic_load_n(&s->emitters_write, __ATOMIC_ACQUIRE);
+    if (s->sink != RT_SINK_FILE || (s->dio && !emitters_write)) {
+        /* the O_DIRECT writer alone writes (writer_dio.c), in order */
         evgen_rt_enqueue(s, b);
+        /* An adaptive session's writer may hand the writing to the emitters before it writes the
+         * block: in the file before this returns, so before any event it defines. */
+        if (s->adaptive)
+            evgen_rt_wait_written(s);
         return;
     }
     if (!__atomic_load_n(&s->error, __ATOMIC_ACQUIRE))
@@ -217,9 +256,12 @@ static void write_block(evgen_session *s, rt_buffer *b)
             evgen_rt_callback_block(s, b);
     } else if (__atomic_load_n(&s->error, __ATOMIC_ACQUIRE) &&
                (s->sink != RT_SINK_FILE || b->offset >= __atomic_load_n(&s->error_offset, __ATOMIC_ACQUIRE))) {
+        evgen_rt_placed(s, b, 0);
         evgen_rt_count_lost(s, b); /* after a sink error blocks are discarded: emitters never wait on a dead sink */
     } else {
-        evgen_rt_frame(b);
+        evgen_rt_placed(s, b, 1); /* an adaptive session's block the O_DIRECT writer left unplaced */
+        if (!b->framed)
+            evgen_rt_frame(b);
         err = evgen_rt_sink_block(s, b);
         if (err) {
             evgen_rt_count_lost(s, b);
@@ -252,10 +294,8 @@ static void *writer_main(void *arg)
 {
     evgen_session *s = arg;
     in_writer = 1;
-    if (s->dio) {
-        evgen_rt_dio_writer(s);
-        return NULL;
-    }
+    if (s->dio && !evgen_rt_dio_writer(s))
+        return NULL; /* else an adaptive session's O_DIRECT writer handed over: this loop goes on */
     for (;;) {
         rt_buffer *b = evgen_rt_queue_pop(s);
         if (!b) {

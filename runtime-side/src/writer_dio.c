@@ -24,6 +24,20 @@
  * the file a few milliseconds later, and at once when flush or close returns. A file system
  * without O_DIRECT gets the same gathering through the page cache (align 1: no padding).
  *
+ * Adaptive sessions (EVGEN_BLOCK_WRITER_ADAPTIVE). When the emitters wait for buffers long enough
+ * (emitters_outran_disk), this thread writes what it holds, its tail through the page cache, stops
+ * writing with O_DIRECT and hands the writing over: it returns to writer.c's loop, which writes each
+ * block handed to it at a place reserved in the file (sink.c), and each emitter writes its own full
+ * blocks through the page cache (direct.c), as a default session's do. Never both kinds of write at
+ * once: a direct write holds the file's inode lock until the device has the bytes, and a buffered
+ * write waits for that lock (docs/performance.md, ninth round). For good: the page cache then
+ * absorbs what the disk could not.
+ *
+ * A stream's blocks must lie in the file in the order it made them. Before the hand-over this
+ * thread places them in queue order; after it, a block takes its place when it is handed over or
+ * written. A stream whose blocks still wait in the queue unplaced (rt_stream.unplaced) hands its
+ * next ones over too, unplaced, until this thread has placed them all (evgen_rt_placed).
+ *
  * `done` counts a block when its last byte is in the file (or it is lost): what flush waits for. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -47,7 +61,13 @@ enum {
     LINGER_MS = 2,                 /* how long blocks or a tail wait for more before they are written */
     BATCH_MIN = 1 << 20,           /* bytes a batch waits for (less when the pool is small) */
     BATCH_MAX = 16 << 20,          /* bytes a batch takes at most */
-    IOV_PER_CALL = 1024            /* pwritev's limit (IOV_MAX on Linux) */
+    BATCH_MAX_ADAPTIVE = 4 << 20,  /* adaptive: less, so that it looks at the emitters' waits often */
+    IOV_PER_CALL = 1024,           /* pwritev's limit (IOV_MAX on Linux) */
+    ADAPT_WINDOW_MS = 5,           /* adaptive: the window emitters' waits are summed over */
+    ADAPT_WAITED_PERCENT = 50,     /* adaptive: the share of each emitter's time spent waiting... */
+    ADAPT_WINDOWS = 4,             /* ...in this many windows in a row, that hands the writing over */
+    ADAPT_CROWDED_WINDOWS = 2,     /* or, in this many, two emitters waiting at once */
+    ADAPT_THREADS_MAX = 8          /* adaptive: emitters told apart in a window (more count as this) */
 };
 
 /* A block placed in the file: enough to count it done or lost once its bytes are (or are not). */
@@ -71,6 +91,12 @@ typedef struct rt_dio {
     uint64_t batch_bytes, batch_since, batch_min;
     uint64_t taken_bytes; /* of s->q_bytes, what the writer took off the queue */
     uint32_t flush_seen;
+    uint64_t window_since;    /* adaptive: when the current window began (monotonic ns) */
+    uint64_t window_waited;   /* adaptive: s->waited_ns when it began */
+    uint64_t window_threads[ADAPT_THREADS_MAX]; /* adaptive: the threads whose blocks came in it */
+    unsigned n_window_threads;
+    unsigned windows_waited;  /* adaptive: windows in a row in which emitters waited that much */
+    unsigned windows_crowded; /* adaptive: windows in a row in which two emitters waited at once */
 } rt_dio;
 
 /* What O_DIRECT needs on this file: the larger of its memory and offset alignments, or 0 (the
@@ -484,6 +510,78 @@ static void write_batch(evgen_session *s, rt_dio *d)
     d->batch_bytes = 0;
 }
 
+/* ---- handing over (adaptive sessions) ----------------------------------------------------- */
+
+/* The emitters a window saw: the threads whose events blocks were handed over in it. */
+static void note_emitter(rt_dio *d, const rt_buffer *b)
+{
+    if (b->type != EVGEN_WIRE_BLOCK_EVENTS || d->n_window_threads == ADAPT_THREADS_MAX)
+        return;
+    for (unsigned i = 0; i < d->n_window_threads; i++)
+        if (d->window_threads[i] == b->thread_id)
+            return;
+    d->window_threads[d->n_window_threads++] = b->thread_id;
+}
+
+/* Test hook (tests/runtime): hand over at the writer's first look. */
+static int forced_hand_over;
+
+void evgen_rt_adaptive_force(int hand_over_at_once)
+{
+    __atomic_store_n(&forced_hand_over, hand_over_at_once, __ATOMIC_RELAXED);
+}
+
+int evgen_rt_adaptive_handed_over(const evgen_session *s)
+{
+    return s->dio && __atomic_load_n(&s->emitters_write, __ATOMIC_ACQUIRE);
+}
+
+/* Whether to hand the writing over: the emitters, each, waited for buffers ADAPT_WAITED_PERCENT of
+ * their time or more, in ADAPT_WINDOWS windows in a row; or two of them or more were waiting at once
+ * in ADAPT_CROWDED_WINDOWS windows in a row (several emitters held to one disk: the page cache lets
+ * each go at its own speed).
+ *
+ * Why half their time. Writing its own blocks through the page cache costs an emitter a copy of
+ * each, about half to 0.6 of what emitting them costs (docs/performance.md: the default writer's CPU per
+ * event against the O_DIRECT writer's emitter); so the page cache lets emitters go faster than the
+ * disk only when they wait for it more than ~40% of their time, and by a quarter at half. One
+ * emitter that the disk about matches (this project's VM) mostly stays; two such emitters wait
+ * most of their time, and hand over within ~20 ms. Several windows, not one: one emitter's waits
+ * come in bursts, the disk's speed going up and down. */
+static int emitters_outran_disk(evgen_session *s, rt_dio *d)
+{
+    if (__atomic_load_n(&forced_hand_over, __ATOMIC_RELAXED))
+        return 1;
+    uint64_t now = evgen_clock_monotonic(), waited = __atomic_load_n(&s->waited_ns, __ATOMIC_RELAXED);
+    if (d->window_since != 0 && now - d->window_since < (uint64_t)ADAPT_WINDOW_MS * 1000000u)
+        return 0;
+    int crowded = __atomic_exchange_n(&s->crowded, 0, __ATOMIC_RELAXED) != 0;
+    if (d->window_since != 0) {
+        uint64_t emitters = d->n_window_threads ? d->n_window_threads : 1;
+        int outran = (waited - d->window_waited) * 100 >= (now - d->window_since) * emitters * ADAPT_WAITED_PERCENT;
+        d->windows_waited = outran ? d->windows_waited + 1 : 0;
+        d->windows_crowded = crowded ? d->windows_crowded + 1 : 0;
+    }
+    d->window_since = now;
+    d->window_waited = waited;
+    d->n_window_threads = 0;
+    return d->windows_waited >= ADAPT_WINDOWS || d->windows_crowded >= ADAPT_CROWDED_WINDOWS;
+}
+
+/* No batch pending: the tail goes through the page cache, the O_DIRECT descriptor is closed, and
+ * the file's end becomes the place blocks are reserved from (sink.c); then emitters may write. */
+static void hand_over(evgen_session *s, rt_dio *d)
+{
+    write_tail(s, d);
+    __atomic_store_n(&s->file_end, d->at + d->tail_len, __ATOMIC_RELAXED);
+    if (s->dio_fd >= 0)
+        close(s->dio_fd);
+    s->dio_fd = -1;
+    __atomic_store_n(&s->wake_at, 0, __ATOMIC_SEQ_CST); /* writer.c's loop: ring for every block */
+    /* Release: an emitter or enqueue that sees it reserves after file_end's store. */
+    __atomic_store_n(&s->emitters_write, 1, __ATOMIC_RELEASE);
+}
+
 /* ---- the loop ---------------------------------------------------------------------------- */
 
 /* B, taken off the queue, is not written: its events are lost (a forget block has none). */
@@ -497,6 +595,7 @@ static void discard(evgen_session *s, rt_buffer *b)
 
 static void take(evgen_session *s, rt_dio *d, rt_buffer *b)
 {
+    evgen_rt_placed(s, b, 0); /* its place: after the blocks taken before it */
     if (b->type == RT_BLOCK_FORGET || __atomic_load_n(&s->error, __ATOMIC_ACQUIRE)) {
         discard(s, b); /* after a sink error blocks are discarded */
         return;
@@ -508,6 +607,8 @@ static void take(evgen_session *s, rt_dio *d, rt_buffer *b)
         return;
     }
     d->batch = batch;
+    if (s->adaptive)
+        note_emitter(d, b);
     if (d->n_batch == 0)
         d->batch_since = evgen_clock_monotonic();
     d->batch[d->n_batch++] = b;
@@ -527,7 +628,7 @@ static long ask_to_wake(evgen_session *s, rt_dio *d)
     return d->n_batch || d->tail_len > d->tail_in_file || queued > d->taken_bytes ? LINGER_MS : 100;
 }
 
-void evgen_rt_dio_writer(evgen_session *s)
+int evgen_rt_dio_writer(evgen_session *s)
 {
     rt_dio *d = s->dio;
     const uint64_t linger = (uint64_t)LINGER_MS * 1000000u;
@@ -535,7 +636,7 @@ void evgen_rt_dio_writer(evgen_session *s)
         uint32_t bell = __atomic_load_n(&s->doorbell, __ATOMIC_ACQUIRE);
         int full = 0;
         for (;;) {
-            if (d->batch_bytes >= BATCH_MAX) {
+            if (d->batch_bytes >= (s->adaptive ? BATCH_MAX_ADAPTIVE : BATCH_MAX)) {
                 full = 1;
                 break;
             }
@@ -550,6 +651,12 @@ void evgen_rt_dio_writer(evgen_session *s)
         /* Someone waits for the file (flush, close) or for a buffer: no more gathering. */
         int asked = flush != d->flush_seen || stopping || __atomic_load_n(&s->waiters, __ATOMIC_ACQUIRE) ||
                     __atomic_load_n(&s->n_free, __ATOMIC_ACQUIRE) == 0;
+        if (s->adaptive && emitters_outran_disk(s, d)) {
+            if (d->n_batch)
+                write_batch(s, d);
+            hand_over(s, d);
+            return 1; /* writer.c's loop writes the rest */
+        }
         int tail_pending = d->tail_len > d->tail_in_file;
         uint64_t now = d->n_batch || tail_pending ? evgen_clock_monotonic() : 0;
         if (d->n_batch) {
@@ -570,4 +677,5 @@ void evgen_rt_dio_writer(evgen_session *s)
             evgen_rt_futex_wait(&s->doorbell, bell, sleep_ms);
         __atomic_store_n(&s->wake_at, UINT64_MAX, __ATOMIC_RELAXED); /* awake: nobody need ring */
     }
+    return 0;
 }

@@ -110,7 +110,7 @@ static void killed_process(evgen_block_writer writer)
     assert_int_equal(q.next_tick + q.messages, t.n_records);
     if (t.torn) /* a block cut by the kill: the bytes after the last complete block (padding included) */
         assert_true(t.torn_offset < size &&
-                    size - t.torn_offset < 48 + BLOCK + (writer == EVGEN_BLOCK_WRITER_DIRECT_IO ? 4095 : 0));
+                    size - t.torn_offset < 48 + BLOCK + (writer != EVGEN_BLOCK_WRITER_AUTO ? 4095 : 0));
     tp_free(&t);
     free(data);
     rt_path_free(path);
@@ -126,6 +126,17 @@ static void test_runtime_killed_process_direct_io(void **state)
 {
     (void)state;
     killed_process(EVGEN_BLOCK_WRITER_DIRECT_IO);
+}
+
+void evgen_rt_adaptive_force(int hand_over_at_once);
+
+/* An adaptive session killed after its O_DIRECT writer handed the writing to the emitting thread. */
+static void test_runtime_killed_process_adaptive(void **state)
+{
+    (void)state;
+    evgen_rt_adaptive_force(1); /* the child inherits it */
+    killed_process(EVGEN_BLOCK_WRITER_ADAPTIVE);
+    evgen_rt_adaptive_force(0);
 }
 
 /* Block boundaries of a trace, read from the block headers. */
@@ -201,6 +212,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runtime_killed_process),
         cmocka_unit_test(test_runtime_killed_process_direct_io),
+        cmocka_unit_test(test_runtime_killed_process_adaptive),
         cmocka_unit_test(test_runtime_torn_and_corrupt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

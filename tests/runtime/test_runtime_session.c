@@ -868,6 +868,8 @@ static void test_runtime_sink_error(void **state)
 /* ---- a full disk and a dying one, injected into the file sink ---- */
 
 void evgen_rt_sink_fail_after(uint64_t bytes, int err);
+void evgen_rt_adaptive_force(int hand_over_at_once);
+int evgen_rt_adaptive_handed_over(const evgen_session *s);
 
 static void *emit_ticks(void *arg)
 {
@@ -882,14 +884,17 @@ static void *emit_ticks(void *arg)
 static void test_runtime_sink_injected(void **state)
 {
     (void)state;
-    const int errors[] = {ENOSPC, EIO, ENOSPC, EIO, ENOSPC, EIO};
+    const int errors[] = {ENOSPC, EIO, ENOSPC, EIO, ENOSPC, EIO, ENOSPC, EIO};
     const evgen_block_writer writers[] = {EVGEN_BLOCK_WRITER_AUTO,      EVGEN_BLOCK_WRITER_AUTO,
                                           EVGEN_BLOCK_WRITER_THREAD,    EVGEN_BLOCK_WRITER_THREAD,
-                                          EVGEN_BLOCK_WRITER_DIRECT_IO, EVGEN_BLOCK_WRITER_DIRECT_IO};
-    for (size_t e = 0; e < 6; e++) {
+                                          EVGEN_BLOCK_WRITER_DIRECT_IO, EVGEN_BLOCK_WRITER_DIRECT_IO,
+                                          EVGEN_BLOCK_WRITER_ADAPTIVE,  EVGEN_BLOCK_WRITER_ADAPTIVE};
+    for (size_t e = 0; e < 8; e++) {
         char *path = rt_path("failing.evtrace");
         evgen_session_options o = rt_options(4096, 4, 1024, EVGEN_WHEN_FULL_WAIT);
         o.block_writer = writers[e];
+        /* adaptive: handed over to the emitters at once, so that they meet the failure */
+        evgen_rt_adaptive_force(writers[e] == EVGEN_BLOCK_WRITER_ADAPTIVE);
         evgen_rt_sink_fail_after(100000, errors[e]);
         evgen_session *s = evgen_session_open_file(path, &o);
         assert_non_null(s);
@@ -910,6 +915,7 @@ static void test_runtime_sink_injected(void **state)
         assert_int_equal(errno, errors[e]);
         alarm(0);
         evgen_rt_sink_fail_after(UINT64_MAX, 0);
+        evgen_rt_adaptive_force(0);
         assert_int_equal(totals.written + totals.lost, ok[0] + ok[1]);
         assert_int_equal(totals.written + totals.lost + totals.dropped, 40000);
         assert_true(totals.lost > 0);
@@ -1150,6 +1156,93 @@ static size_t events_blocks(const uint8_t *data, size_t size, block_place *out, 
         off = end;
     }
     return n;
+}
+
+/* EVGEN_BLOCK_WRITER_ADAPTIVE: the O_DIRECT writer writes the first blocks; once it hands the writing
+ * over, the emitting threads write theirs through the page cache, on the span's grid, while the
+ * writer writes the partial blocks of a flush, at places reserved the same way: one file, nothing
+ * lost, each thread's records in order, the file's size what the totals say. A session whose
+ * emitters never wait keeps the O_DIRECT writer. */
+static void test_runtime_adaptive_hands_over(void **state)
+{
+    (void)state;
+    for (int hand_over = 0; hand_over < 2; hand_over++) {
+        char *path = rt_path("adaptive.evtrace");
+        evgen_session_options o = rt_options(64 * 1024 - 48, 16, 1024, EVGEN_WHEN_FULL_WAIT);
+        o.block_writer = EVGEN_BLOCK_WRITER_ADAPTIVE;
+        evgen_session *s = evgen_session_open_file(path, &o);
+        assert_non_null(s);
+        assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+        enum { THREADS = 4, TICKS = 40000, BEFORE = 20000 };
+        /* This thread's ticks (numbered as a fifth thread's) through the O_DIRECT writer, nobody
+         * waiting: no hand-over. */
+        tick_job first = {THREADS, BEFORE};
+        assert_null(emit_numbered_ticks(&first));
+        assert_int_equal(evgen_session_flush(s), 0);
+        assert_false(evgen_rt_adaptive_handed_over(s));
+        if (hand_over) {
+            evgen_rt_adaptive_force(1);
+            assert_int_equal(evgen_session_flush(s), 0); /* wakes the writer, which hands over */
+            for (int ms = 0; ms < 5000 && !evgen_rt_adaptive_handed_over(s); ms++)
+                nanosleep(&(struct timespec){0, 1000000}, NULL);
+            int handed_over = evgen_rt_adaptive_handed_over(s);
+            evgen_rt_adaptive_force(0); /* before any assertion: the next tests' sessions adapt */
+            assert_true(handed_over);
+        }
+        pthread_t threads[THREADS];
+        tick_job jobs[THREADS];
+        for (uint32_t i = 0; i < THREADS; i++) {
+            jobs[i] = (tick_job){i, TICKS};
+            assert_int_equal(pthread_create(&threads[i], NULL, emit_numbered_ticks, &jobs[i]), 0);
+        }
+        assert_int_equal(evgen_session_flush(s), 0); /* partial blocks to the writer meanwhile */
+        for (uint32_t i = 0; i < THREADS; i++) {
+            void *failed;
+            assert_int_equal(pthread_join(threads[i], &failed), 0);
+            assert_null(failed);
+        }
+        if (hand_over) /* (without, four threads may wait for a slow disk and hand over too) */
+            assert_true(evgen_rt_adaptive_handed_over(s));
+        evgen_session_totals totals;
+        assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+        const uint64_t all = BEFORE + (uint64_t)THREADS * TICKS;
+        assert_int_equal(totals.written, all);
+        assert_int_equal(totals.dropped + totals.lost, 0);
+
+        size_t size;
+        uint8_t *data = tp_read_file(path, &size);
+        assert_non_null(data);
+        assert_int_equal(totals.bytes, size);
+        stream_order order;
+        memset(&order, 0, sizeof order);
+        tp_trace t;
+        int rc = tp_parse(data, size, check_stream_order, &order, &t);
+        if (rc != 0)
+            fprintf(stderr, "%s\n", t.error);
+        assert_int_equal(rc, 0);
+        assert_true(t.has_end);
+        assert_false(t.torn);
+        assert_int_equal(t.n_records, all);
+        assert_false(order.bad);
+        for (uint32_t i = 0; i < THREADS; i++)
+            assert_int_equal(order.next_seq[i], TICKS);
+        assert_int_equal(order.next_seq[THREADS], BEFORE);
+        /* After the hand-over the emitters write their full blocks themselves, padded towards the
+         * 64 KiB grid (a sixteenth of the span, 4096 bytes, at most; the O_DIRECT writer pads less
+         * than its alignment, writer.c's loop not at all). */
+        block_place places[64];
+        size_t n = events_blocks(data, size, places, 64), own = 0;
+        for (size_t i = 0; i < n; i++) {
+            assert_true(places[i].padding <= 4096);
+            own += places[i].end % (64 * 1024) == 0 || places[i].padding == 4096;
+        }
+        if (hand_over)
+            assert_true(own > 0);
+        tp_free(&t);
+        free(data);
+        evgen_session_totals_free(&totals);
+        rt_path_free(path);
+    }
 }
 
 /* A thread that writes its own full blocks (EVGEN_BLOCK_WRITER_AUTO) pads each to end on a multiple
@@ -1397,6 +1490,7 @@ int main(void)
         cmocka_unit_test(test_runtime_dio_slab),
         cmocka_unit_test(test_runtime_block_writers),
         cmocka_unit_test(test_runtime_blocks_on_span),
+        cmocka_unit_test(test_runtime_adaptive_hands_over),
         cmocka_unit_test(test_runtime_fork_child),
         cmocka_unit_test(test_runtime_invalid_manifest),
         cmocka_unit_test(test_runtime_flush_races_close),

@@ -203,6 +203,14 @@ static void test_runtime_wait_8_threads_direct_io(void **state)
     run_wait(8, RT_SANITIZED ? 50000 : 500000, 65536, 64, 100000, EVGEN_BLOCK_WRITER_DIRECT_IO);
 }
 
+/* The adaptive writer: eight threads on one disk wait for it, and the O_DIRECT writer hands the
+ * writing over to them mid-run (or not, if the disk keeps up): either way every event, in order. */
+static void test_runtime_wait_8_threads_adaptive(void **state)
+{
+    (void)state;
+    run_wait(8, RT_SANITIZED ? 50000 : 500000, 65536, 64, 100000, EVGEN_BLOCK_WRITER_ADAPTIVE);
+}
+
 /* DROP: every event written, dropped or refused, and counted where it happened. */
 static void run_drop(evgen_block_writer writer)
 {
@@ -386,6 +394,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_runtime_wait_8_threads),
         cmocka_unit_test(test_runtime_wait_8_threads_direct_io),
+        cmocka_unit_test(test_runtime_wait_8_threads_adaptive),
         cmocka_unit_test(test_runtime_drop_tiny_buffers),
         cmocka_unit_test(test_runtime_drop_tiny_buffers_direct_io),
         cmocka_unit_test(test_runtime_wait_steals_idle_buffers),

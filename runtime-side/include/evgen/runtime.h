@@ -43,7 +43,7 @@ typedef enum evgen_block_writer {
                                    * writer thread */
     EVGEN_BLOCK_WRITER_THREAD = 1, /* always the session's writer thread: an emit never makes a system
                                     * call for a full buffer, at the cost of handing it to another core */
-    EVGEN_BLOCK_WRITER_DIRECT_IO = 2 /* file sessions: the emitting thread checksums its full buffer (in its
+    EVGEN_BLOCK_WRITER_DIRECT_IO = 2, /* file sessions: the emitting thread checksums its full buffer (in its
                                     * cache) and hands it to the writer thread, which writes many blocks
                                     * per system call with O_DIRECT, straight from the buffers: no CPU
                                     * copies the trace into the page cache, so it costs the least CPU per
@@ -53,6 +53,15 @@ typedef enum evgen_block_writer {
                                     * write everything before they return. Where the file system has no
                                     * O_DIRECT (tmpfs...) the same writer writes through the page cache
                                     * (docs/performance.md, "O_DIRECT") */
+    EVGEN_BLOCK_WRITER_ADAPTIVE = 3 /* file sessions that wait when full: EVGEN_BLOCK_WRITER_DIRECT_IO
+                                     * while the disk keeps up with the emitters; once they wait for it
+                                     * (each half its time, or two at once, ~10-20 ms in a row), the
+                                     * session goes on for good as EVGEN_BLOCK_WRITER_AUTO's does
+                                     * (each emitter writes its own full blocks through the page cache,
+                                     * which absorbs them at memory speed). O_DIRECT's CPU while the
+                                     * disk keeps up, and emitters not held to the disk's speed when it
+                                     * does not (docs/performance.md, "The adaptive writer"). Other
+                                     * sessions: as EVGEN_BLOCK_WRITER_DIRECT_IO */
 } evgen_block_writer;
 
 typedef enum evgen_clock_kind {
