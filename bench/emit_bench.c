@@ -239,6 +239,7 @@ int main(int argc, char **argv)
     snprintf(path, sizeof path, "%s/evgen-emit-bench-%ld.evtrace", dir, (long)getpid());
 
     int floor_row[N_PAYLOADS], auto_row[N_PAYLOADS], thread_row[N_PAYLOADS], dio_row[N_PAYLOADS];
+    int adaptive_row[N_PAYLOADS];
     char name[96];
     for (int p = 0; p < N_PAYLOADS; p++) {
         snprintf(name, sizeof name, "floor, %zu-byte payload", payload_bytes[p]);
@@ -249,10 +250,13 @@ int main(int argc, char **argv)
         thread_row[p] = add_row(name, floor_row[p], -1);
         snprintf(name, sizeof name, "  same, writer thread writes with O_DIRECT");
         dio_row[p] = add_row(name, floor_row[p], -1);
+        snprintf(name, sizeof name, "  same, adaptive (O_DIRECT until it lags)");
+        adaptive_row[p] = add_row(name, floor_row[p], -1);
     }
     int two_auto = add_row("evgen GCHeapStats v2, 2 threads", -1, auto_row[PAYLOAD_MEDIUM]);
     int two_thread = add_row("  same, writer thread writes", -1, thread_row[PAYLOAD_MEDIUM]);
     int two_dio = add_row("  same, writer thread writes with O_DIRECT", -1, dio_row[PAYLOAD_MEDIUM]);
+    int two_adaptive = add_row("  same, adaptive (O_DIRECT until it lags)", -1, adaptive_row[PAYLOAD_MEDIUM]);
     int floor_tsc = add_row("floor with rdtsc, 110-byte payload", -1, -1);
     int tsc_row = add_row("evgen GCHeapStats v2, 1 thread, TSC clock", floor_tsc, -1);
     int tsc_dio_row = add_row("  same, writer thread writes with O_DIRECT", floor_tsc, -1);
@@ -266,12 +270,15 @@ int main(int argc, char **argv)
             rows[auto_row[p]].f[k] = evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC, EVGEN_BLOCK_WRITER_AUTO);
             rows[thread_row[p]].f[k] = evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC, EVGEN_BLOCK_WRITER_THREAD);
             rows[dio_row[p]].f[k] = evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC, EVGEN_BLOCK_WRITER_DIRECT_IO);
+            rows[adaptive_row[p]].f[k] = evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC, EVGEN_BLOCK_WRITER_ADAPTIVE);
         }
         rows[two_auto].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, EVGEN_CLOCK_MONOTONIC, EVGEN_BLOCK_WRITER_AUTO);
         rows[two_thread].f[k] =
             evgen_run(path, events, PAYLOAD_MEDIUM, 2, EVGEN_CLOCK_MONOTONIC, EVGEN_BLOCK_WRITER_THREAD);
         rows[two_dio].f[k] =
             evgen_run(path, events, PAYLOAD_MEDIUM, 2, EVGEN_CLOCK_MONOTONIC, EVGEN_BLOCK_WRITER_DIRECT_IO);
+        rows[two_adaptive].f[k] =
+            evgen_run(path, events, PAYLOAD_MEDIUM, 2, EVGEN_CLOCK_MONOTONIC, EVGEN_BLOCK_WRITER_ADAPTIVE);
         rows[floor_tsc].f[k] = floor_run(path, events, payload_bytes[PAYLOAD_MEDIUM], 1);
         rows[tsc_row].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 1, EVGEN_CLOCK_TSC, EVGEN_BLOCK_WRITER_AUTO);
         rows[tsc_dio_row].f[k] =
