@@ -26,12 +26,20 @@ static int remove_entry(const char *path, const struct stat *st, int flag, struc
     return remove(path);
 }
 
+/* The scratch directory goes when the process ends normally (libFuzzer's -runs, the replay
+ * runner): it was left behind, one a run, in /tmp. */
+static void remove_scratch(void)
+{
+    nftw(scratch, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     (void)argc;
     (void)argv;
     FUZZ_CHECK(mkdtemp(scratch) != NULL);
     scratch_made = 1;
+    atexit(remove_scratch);
     return 0;
 }
 
