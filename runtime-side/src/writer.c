@@ -290,17 +290,51 @@ void evgen_rt_block_done(evgen_session *s)
     evgen_rt_futex_wake(&s->done_word);
 }
 
+/* Blocks taken off the queue and placed, in queue order (writer_main's, after a hand-over). */
+typedef struct placed_blocks {
+    rt_buffer *head, **tail;
+} placed_blocks;
+
+/* After an adaptive session's hand-over: every block queued now is placed at once, and the oldest
+ * returned; the others wait, placed, in P. A stream with a block queued unplaced hands its next
+ * ones over unplaced too (evgen_rt_may_write_own): placed one write at a time, a stream that fills
+ * blocks as fast as this thread writes them would never write its own again. */
+static rt_buffer *place_queued(evgen_session *s, placed_blocks *p)
+{
+    for (rt_buffer *b; (b = evgen_rt_queue_pop(s)) != NULL;) {
+        if (b->type != RT_BLOCK_FORGET && !__atomic_load_n(&s->error, __ATOMIC_ACQUIRE))
+            evgen_rt_placed(s, b, 1);
+        b->next = NULL;
+        *p->tail = b;
+        p->tail = &b->next;
+    }
+    rt_buffer *b = p->head;
+    if (b) {
+        p->head = b->next;
+        if (!p->head)
+            p->tail = &p->head;
+    }
+    return b;
+}
+
+/* The next block to write, or NULL. */
+static rt_buffer *next_block(evgen_session *s, placed_blocks *p)
+{
+    return s->dio ? place_queued(s, p) : evgen_rt_queue_pop(s);
+}
+
 static void *writer_main(void *arg)
 {
     evgen_session *s = arg;
     in_writer = 1;
     if (s->dio && !evgen_rt_dio_writer(s))
         return NULL; /* else an adaptive session's O_DIRECT writer handed over: this loop goes on */
+    placed_blocks placed = {NULL, &placed.head};
     for (;;) {
-        rt_buffer *b = evgen_rt_queue_pop(s);
+        rt_buffer *b = next_block(s, &placed);
         if (!b) {
             uint32_t bell = __atomic_load_n(&s->doorbell, __ATOMIC_ACQUIRE);
-            b = evgen_rt_queue_pop(s);
+            b = next_block(s, &placed);
             if (!b) {
                 if (__atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE) &&
                     __atomic_load_n(&s->done, __ATOMIC_ACQUIRE) >= __atomic_load_n(&s->queued, __ATOMIC_ACQUIRE))

@@ -61,12 +61,11 @@ enum {
     LINGER_MS = 2,                 /* how long blocks or a tail wait for more before they are written */
     BATCH_MIN = 1 << 20,           /* bytes a batch waits for (less when the pool is small) */
     BATCH_MAX = 16 << 20,          /* bytes a batch takes at most */
-    BATCH_MAX_ADAPTIVE = 4 << 20,  /* adaptive: less, so that it looks at the emitters' waits often */
+    BATCH_MAX_ADAPTIVE = 2 << 20,  /* adaptive: less, so that it looks at the emitters' waits often */
     IOV_PER_CALL = 1024,           /* pwritev's limit (IOV_MAX on Linux) */
     ADAPT_WINDOW_MS = 5,           /* adaptive: the window emitters' waits are summed over */
     ADAPT_WAITED_PERCENT = 50,     /* adaptive: the share of each emitter's time spent waiting... */
     ADAPT_WINDOWS = 4,             /* ...in this many windows in a row, that hands the writing over */
-    ADAPT_CROWDED_WINDOWS = 2,     /* or, in this many, two emitters waiting at once */
     ADAPT_THREADS_MAX = 8          /* adaptive: emitters told apart in a window (more count as this) */
 };
 
@@ -96,7 +95,6 @@ typedef struct rt_dio {
     uint64_t window_threads[ADAPT_THREADS_MAX]; /* adaptive: the threads whose blocks came in it */
     unsigned n_window_threads;
     unsigned windows_waited;  /* adaptive: windows in a row in which emitters waited that much */
-    unsigned windows_crowded; /* adaptive: windows in a row in which two emitters waited at once */
 } rt_dio;
 
 /* What O_DIRECT needs on this file: the larger of its memory and offset alignments, or 0 (the
@@ -536,36 +534,38 @@ int evgen_rt_adaptive_handed_over(const evgen_session *s)
     return s->dio && __atomic_load_n(&s->emitters_write, __ATOMIC_ACQUIRE);
 }
 
-/* Whether to hand the writing over: the emitters, each, waited for buffers ADAPT_WAITED_PERCENT of
- * their time or more, in ADAPT_WINDOWS windows in a row; or two of them or more were waiting at once
- * in ADAPT_CROWDED_WINDOWS windows in a row (several emitters held to one disk: the page cache lets
- * each go at its own speed).
+/* Whether to hand the writing over: several emitters fill the pool faster than the disk empties it
+ * (half the pool handed over and not yet written, with blocks of two threads or more in the window;
+ * or two of them waiting for buffers at once), where the page cache would let each go at its own
+ * speed; or the emitters, each, waited ADAPT_WAITED_PERCENT of their time or more, in ADAPT_WINDOWS
+ * windows in a row.
  *
  * Why half their time. Writing its own blocks through the page cache costs an emitter a copy of
  * each, about half to 0.6 of what emitting them costs (docs/performance.md: the default writer's CPU per
  * event against the O_DIRECT writer's emitter); so the page cache lets emitters go faster than the
  * disk only when they wait for it more than ~40% of their time, and by a quarter at half. One
  * emitter that the disk about matches (this project's VM) mostly stays; two such emitters wait
- * most of their time, and hand over within ~20 ms. Several windows, not one: one emitter's waits
+ * most of their time, and two wait at once as soon as the pool runs dry. Several windows, not one: one emitter's waits
  * come in bursts, the disk's speed going up and down. */
 static int emitters_outran_disk(evgen_session *s, rt_dio *d)
 {
-    if (__atomic_load_n(&forced_hand_over, __ATOMIC_RELAXED))
+    if (__atomic_load_n(&forced_hand_over, __ATOMIC_RELAXED) || __atomic_load_n(&s->crowded, __ATOMIC_RELAXED))
+        return 1;
+    if (d->n_window_threads >= 2 &&
+        2 * (uint64_t)__atomic_load_n(&s->n_inflight, __ATOMIC_RELAXED) >= s->opt.buffer_count)
         return 1;
     uint64_t now = evgen_clock_monotonic(), waited = __atomic_load_n(&s->waited_ns, __ATOMIC_RELAXED);
     if (d->window_since != 0 && now - d->window_since < (uint64_t)ADAPT_WINDOW_MS * 1000000u)
         return 0;
-    int crowded = __atomic_exchange_n(&s->crowded, 0, __ATOMIC_RELAXED) != 0;
     if (d->window_since != 0) {
         uint64_t emitters = d->n_window_threads ? d->n_window_threads : 1;
         int outran = (waited - d->window_waited) * 100 >= (now - d->window_since) * emitters * ADAPT_WAITED_PERCENT;
         d->windows_waited = outran ? d->windows_waited + 1 : 0;
-        d->windows_crowded = crowded ? d->windows_crowded + 1 : 0;
     }
     d->window_since = now;
     d->window_waited = waited;
     d->n_window_threads = 0;
-    return d->windows_waited >= ADAPT_WINDOWS || d->windows_crowded >= ADAPT_CROWDED_WINDOWS;
+    return d->windows_waited >= ADAPT_WINDOWS;
 }
 
 /* No batch pending: the tail goes through the page cache, the O_DIRECT descriptor is closed, and
