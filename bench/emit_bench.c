@@ -260,7 +260,9 @@ int main(int argc, char **argv)
     int floor_tsc = add_row("floor with rdtsc, 110-byte payload", -1, -1);
     int tsc_row = add_row("evgen GCHeapStats v2, 1 thread, TSC clock", floor_tsc, -1);
     int tsc_dio_row = add_row("  same, writer thread writes with O_DIRECT", floor_tsc, -1);
+    int tsc_adaptive_row = add_row("  same, adaptive (O_DIRECT until it lags)", floor_tsc, -1);
     int two_tsc = add_row("evgen GCHeapStats v2, 2 threads, TSC clock", -1, tsc_row);
+    int two_tsc_adaptive = add_row("  same, adaptive (O_DIRECT until it lags)", -1, tsc_adaptive_row);
     double off[MAX_ROUNDS];
 
     for (int k = 0; k < rounds; k++) {
@@ -283,7 +285,11 @@ int main(int argc, char **argv)
         rows[tsc_row].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 1, EVGEN_CLOCK_TSC, EVGEN_BLOCK_WRITER_AUTO);
         rows[tsc_dio_row].f[k] =
             evgen_run(path, events, PAYLOAD_MEDIUM, 1, EVGEN_CLOCK_TSC, EVGEN_BLOCK_WRITER_DIRECT_IO);
+        rows[tsc_adaptive_row].f[k] =
+            evgen_run(path, events, PAYLOAD_MEDIUM, 1, EVGEN_CLOCK_TSC, EVGEN_BLOCK_WRITER_ADAPTIVE);
         rows[two_tsc].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, EVGEN_CLOCK_TSC, EVGEN_BLOCK_WRITER_AUTO);
+        rows[two_tsc_adaptive].f[k] =
+            evgen_run(path, events, PAYLOAD_MEDIUM, 2, EVGEN_CLOCK_TSC, EVGEN_BLOCK_WRITER_ADAPTIVE);
         off[k] = disabled_run(events * 10);
     }
 
@@ -299,6 +305,7 @@ int main(int argc, char **argv)
     printf("\nThe TSC clock's rows against the clock_gettime floor of the 110-byte payload:\n");
     print_against(&rows[tsc_row], &rows[floor_row[PAYLOAD_MEDIUM]], rounds);
     print_against(&rows[tsc_dio_row], &rows[floor_row[PAYLOAD_MEDIUM]], rounds);
+    print_against(&rows[tsc_adaptive_row], &rows[floor_row[PAYLOAD_MEDIUM]], rounds);
     printf("\nCPU counts every thread of the process (getrusage), the writer thread's too; the floor has one.\n");
     return 0;
 }
