@@ -54,9 +54,10 @@ typedef enum evgen_block_writer {
                                     * O_DIRECT (tmpfs...) the same writer writes through the page cache
                                     * (docs/performance.md, "O_DIRECT") */
     EVGEN_BLOCK_WRITER_ADAPTIVE = 3 /* file sessions that wait when full: EVGEN_BLOCK_WRITER_DIRECT_IO
-                                     * while the disk keeps up with the emitters; once they wait for it
-                                     * (each half its time, or two at once, ~10-20 ms in a row), the
-                                     * session goes on for good as EVGEN_BLOCK_WRITER_AUTO's does
+                                     * while the disk keeps up with the emitters; once they outrun it
+                                     * (two threads leave half the pool unwritten, or one waits for it
+                                     * half its time for 20 ms), the session goes on for good as
+                                     * EVGEN_BLOCK_WRITER_AUTO's does
                                      * (each emitter writes its own full blocks through the page cache,
                                      * which absorbs them at memory speed). O_DIRECT's CPU while the
                                      * disk keeps up, and emitters not held to the disk's speed when it
