@@ -1,10 +1,11 @@
 /* peer_evgen.c — evgen in the peers' comparison: the generated FireEtwGCHeapStats_V2 (through
  * FIRE_EVENT, as an application calls it) into a file session, one thread, timed from the first
  * event until evgen_session_close returns (the file complete); fails unless the session wrote every
- * event and dropped none; with --direct-io, through the O_DIRECT writer (EVGEN_BLOCK_WRITER_DIRECT_IO).
+ * event and dropped none; with --direct-io, through the O_DIRECT writer (EVGEN_BLOCK_WRITER_DIRECT_IO),
+ * with --adaptive, the adaptive writer (EVGEN_BLOCK_WRITER_ADAPTIVE).
  * `--disabled` times instead the call site with no session enabling the event: FIRE_EVENT's
  * EventEnabled check (a load and a branch), beside LTTng's tracepoint_enabled.
- * Usage: peer_evgen EVENTS FILE [--direct-io] | peer_evgen --disabled EVENTS */
+ * Usage: peer_evgen EVENTS FILE [--direct-io | --adaptive] | peer_evgen --disabled EVENTS */
 #define _POSIX_C_SOURCE 200809L
 #include <string.h>
 
@@ -12,15 +13,14 @@
 #include "gcevents_runtime.h"
 #include "peer_timing.h"
 
-static const char usage[] = "peer_evgen EVENTS FILE [--direct-io] | peer_evgen --disabled EVENTS";
+static const char usage[] = "peer_evgen EVENTS FILE [--direct-io | --adaptive] | peer_evgen --disabled EVENTS";
 
-static int run_enabled(long events, const char *path, int direct_io)
+static int run_enabled(long events, const char *path, evgen_block_writer writer, const char *name)
 {
     evgen_session_options options;
     evgen_session_options_init(&options);
     options.clock = EVGEN_CLOCK_MONOTONIC;
-    if (direct_io)
-        options.block_writer = EVGEN_BLOCK_WRITER_DIRECT_IO;
+    options.block_writer = writer;
     evgen_session *session = evgen_session_open_file(path, &options);
     if (!session) {
         perror(path);
@@ -44,7 +44,7 @@ static int run_enabled(long events, const char *path, int direct_io)
     evgen_session_totals_free(&totals);
     if (!complete)
         return 1;
-    peer_report(direct_io ? "evgen-dio" : "evgen", events, start, end, 0);
+    peer_report(name, events, start, end, 0);
     return 0;
 }
 
@@ -62,9 +62,11 @@ int main(int argc, char **argv)
     if (argc == 3 && strcmp(argv[1], "--disabled") == 0)
         return run_disabled(peer_events_arg(argv[2], usage));
     if (argc == 3)
-        return run_enabled(peer_events_arg(argv[1], usage), argv[2], 0);
+        return run_enabled(peer_events_arg(argv[1], usage), argv[2], EVGEN_BLOCK_WRITER_AUTO, "evgen");
     if (argc == 4 && strcmp(argv[3], "--direct-io") == 0)
-        return run_enabled(peer_events_arg(argv[1], usage), argv[2], 1);
+        return run_enabled(peer_events_arg(argv[1], usage), argv[2], EVGEN_BLOCK_WRITER_DIRECT_IO, "evgen-dio");
+    if (argc == 4 && strcmp(argv[3], "--adaptive") == 0)
+        return run_enabled(peer_events_arg(argv[1], usage), argv[2], EVGEN_BLOCK_WRITER_ADAPTIVE, "evgen-adaptive");
     fprintf(stderr, "usage: %s\n", usage);
     return 2;
 }
