@@ -121,7 +121,7 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_sse42_3way(uint32_t crc
 #endif
 
 static const char *const path_names[EVGEN_CRC32C_N_PATHS] = {"bytewise", "sse4.2", "sse4.2 3-way",
-                                                            "pclmul fold", "vpclmul fold"};
+                                                            "pclmul fold", "vpclmul256 fold", "vpclmul fold"};
 
 const char *evgen_crc32c_path_name(evgen_crc32c_path path)
 {
@@ -136,6 +136,7 @@ evgen_crc32c_fn evgen_crc32c_path_fn(evgen_crc32c_path path)
     case EVGEN_CRC32C_SSE42:
     case EVGEN_CRC32C_SSE42_3WAY:
     case EVGEN_CRC32C_PCLMUL:
+    case EVGEN_CRC32C_VPCLMUL256:
     case EVGEN_CRC32C_VPCLMUL:
 #if defined(__x86_64__)
         __builtin_cpu_init();
@@ -149,6 +150,9 @@ evgen_crc32c_fn evgen_crc32c_path_fn(evgen_crc32c_path path)
             return NULL;
         if (path == EVGEN_CRC32C_PCLMUL)
             return evgen_crc32c_pclmul;
+        if (path == EVGEN_CRC32C_VPCLMUL256)
+            return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("vpclmulqdq") ? evgen_crc32c_vpclmul256
+                                                                                          : NULL;
         return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vpclmulqdq") ? evgen_crc32c_vpclmul : NULL;
 #else
         return NULL;
@@ -165,7 +169,8 @@ static evgen_crc32c_fn chosen;
 static evgen_crc32c_fn choose(void)
 {
     evgen_crc32c_fn fn = evgen_crc32c_bytewise;
-    static const evgen_crc32c_path preferred[] = {EVGEN_CRC32C_VPCLMUL, EVGEN_CRC32C_PCLMUL, EVGEN_CRC32C_SSE42_3WAY};
+    static const evgen_crc32c_path preferred[] = {EVGEN_CRC32C_VPCLMUL, EVGEN_CRC32C_VPCLMUL256, EVGEN_CRC32C_PCLMUL,
+                                                     EVGEN_CRC32C_SSE42_3WAY};
     for (size_t i = 0; i < sizeof preferred / sizeof preferred[0]; i++) {
         evgen_crc32c_fn f = evgen_crc32c_path_fn(preferred[i]);
         if (f) {

@@ -41,6 +41,8 @@ __attribute__((target("sse4.2"))) static inline uint32_t evgen_crc32c_instr_run(
 
 /* evgen_crc32c with PCLMULQDQ folding (crc32c_fold.c); the CPU must have PCLMULQDQ and SSE 4.2. */
 uint32_t evgen_crc32c_pclmul(uint32_t crc, const void *p, size_t n);
+/* The same folding two lanes to a 32-byte register; the CPU must have AVX2 and VPCLMULQDQ too. */
+uint32_t evgen_crc32c_vpclmul256(uint32_t crc, const void *p, size_t n);
 /* The same folding four lanes to a 64-byte register; the CPU must have AVX-512F and VPCLMULQDQ too. */
 uint32_t evgen_crc32c_vpclmul(uint32_t crc, const void *p, size_t n);
 #endif

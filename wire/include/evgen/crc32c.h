@@ -27,6 +27,7 @@ typedef enum {
     EVGEN_CRC32C_SSE42,       /* one stream of the SSE 4.2 crc32 instruction */
     EVGEN_CRC32C_SSE42_3WAY,  /* three interleaved streams of it on long buffers */
     EVGEN_CRC32C_PCLMUL,      /* 16-byte lanes folded with PCLMULQDQ, short buffers as SSE42 */
+    EVGEN_CRC32C_VPCLMUL256,  /* the same, two lanes per AVX2 register (VPCLMULQDQ), short buffers as PCLMUL */
     EVGEN_CRC32C_VPCLMUL,     /* the same, four lanes per AVX-512 register (VPCLMULQDQ), short buffers as PCLMUL */
     EVGEN_CRC32C_N_PATHS
 } evgen_crc32c_path;
@@ -37,7 +38,8 @@ typedef uint32_t (*evgen_crc32c_fn)(uint32_t crc, const void *p, size_t n);
  * instructions it needs. Thread-safe. */
 evgen_crc32c_fn evgen_crc32c_path_fn(evgen_crc32c_path path);
 
-/* "bytewise", "sse4.2", "sse4.2 3-way", "pclmul fold", "vpclmul fold"; NULL past the last path. */
+/* "bytewise", "sse4.2", "sse4.2 3-way", "pclmul fold", "vpclmul256 fold", "vpclmul fold"; NULL past
+ * the last path. */
 const char *evgen_crc32c_path_name(evgen_crc32c_path path);
 
 #ifdef __cplusplus
