@@ -115,6 +115,7 @@ struct evgen_reader {
     const uint8_t *data;
     size_t size;
     void *map; /* munmap on close, or NULL for a trace in memory */
+    int fd;    /* the mapped file during the open (the walk reads headers with pread), else -1 */
     evgen_trace_header header;
     const struct evgen_rd_format_ops *format_ops; /* the file's format */
     void *format; /* its state: evtrace.h's rd_evtrace, nettrace.h's rd_nettrace */

@@ -48,7 +48,7 @@ static void set_error(char **error, const char *fmt, ...)
 }
 
 /* Opens with the format `ops`, or (NULL) the one whose probe claims the data. */
-static evgen_reader *open_data(const void *data, size_t size, void *map, const evgen_reader_options *options,
+static evgen_reader *open_data(const void *data, size_t size, void *map, int fd, const evgen_reader_options *options,
                                const evgen_rd_format_ops *ops, unsigned pointer_size, char **error)
 {
     if (error)
@@ -61,6 +61,7 @@ static evgen_reader *open_data(const void *data, size_t size, void *map, const e
     rd->data = data;
     rd->size = size;
     rd->map = map;
+    rd->fd = fd;
     rd->header.pointer_size = (uint8_t)pointer_size;
     const evgen_rd_format_ops *const *f = evgen_rd_formats;
     while (!ops && f[1] && !f[0]->probe(rd->data, rd->size))
@@ -74,6 +75,7 @@ static evgen_reader *open_data(const void *data, size_t size, void *map, const e
         evgen_reader_close(rd);
         return NULL;
     }
+    rd->fd = -1; /* the caller closes it */
     evgen_rd_clock_init(rd);
     if (!rd->oom)
         evgen_rd_sort_problems(rd);
@@ -119,9 +121,9 @@ evgen_reader *evgen_reader_open_with(const char *path, const evgen_reader_option
             return NULL;
         }
     }
-    close(fd);
     static const uint8_t empty[1];
-    evgen_reader *rd = open_data(map ? map : empty, size, map, options, NULL, 0, error);
+    evgen_reader *rd = open_data(map ? map : empty, size, map, map ? fd : -1, options, NULL, 0, error);
+    close(fd);
     if (!rd && map)
         munmap(map, size);
     return rd;
@@ -136,7 +138,7 @@ evgen_reader *evgen_reader_open_memory_with(const void *data, size_t size, const
                                             char **error)
 {
     static const uint8_t empty[1];
-    return open_data(data && size ? data : empty, data ? size : 0, NULL, options, NULL, 0, error);
+    return open_data(data && size ? data : empty, data ? size : 0, NULL, -1, options, NULL, 0, error);
 }
 
 /* ---- a schema: manifests without a trace ------------------------------------------------------ */
@@ -175,7 +177,7 @@ evgen_reader *evgen_reader_open_schema(const evgen_reader_options *options, unsi
         set_error(error, "pointer size %u: a trace's pointers are 4 or 8 bytes", pointer_size);
         return NULL;
     }
-    return open_data(empty, 0, NULL, options, &schema_format, pointer_size, error);
+    return open_data(empty, 0, NULL, -1, options, &schema_format, pointer_size, error);
 }
 
 void evgen_reader_close(evgen_reader *rd)

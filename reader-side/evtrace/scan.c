@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "evtrace.h"
 
@@ -509,6 +510,21 @@ static int verify_pending(evgen_reader *rd, rd_evtrace *et)
 
 int evgen_rd_evtrace_eager_open;
 
+/* A block header for the walk, the file's bytes at `off` (`avail` >= its size): read with pread
+ * when the trace is a mapped file, not through the mapping. A first touch of a mapped page maps
+ * the whole folio around it (a 256 KiB block's, on a file system with large folios): through the
+ * mapping the walk would take every page fault of the read on the reader's thread at open, where
+ * pread leaves them to the verifier thread, which touches every page first on another core. 1, or
+ * 0 if pread fails (the walk then stops as at a bad header). */
+static int walk_header(const evgen_reader *rd, uint64_t off, uint8_t *header)
+{
+    if (rd->fd < 0) {
+        memcpy(header, rd->data + off, EVGEN_WIRE_BLOCK_HEADER_SIZE);
+        return 1;
+    }
+    return pread(rd->fd, header, EVGEN_WIRE_BLOCK_HEADER_SIZE, (off_t)off) == EVGEN_WIRE_BLOCK_HEADER_SIZE;
+}
+
 void evgen_rd_scan(evgen_reader *rd, rd_evtrace *et, uint64_t off)
 {
     et->tail = UINT64_MAX;
@@ -520,9 +536,10 @@ void evgen_rd_scan(evgen_reader *rd, rd_evtrace *et, uint64_t off)
         uint64_t avail = rd->size - off;
         frame f;
         f.offset = off;
-        if (avail >= EVGEN_WIRE_BLOCK_HEADER_SIZE &&
-            memcmp(rd->data + off, EVGEN_WIRE_BLOCK_MAGIC, EVGEN_WIRE_BLOCK_MAGIC_SIZE) == 0) {
-            evgen_wire_get_block_header(rd->data + off, &f.bh);
+        uint8_t header[EVGEN_WIRE_BLOCK_HEADER_SIZE];
+        if (avail >= EVGEN_WIRE_BLOCK_HEADER_SIZE && walk_header(rd, off, header) &&
+            memcmp(header, EVGEN_WIRE_BLOCK_MAGIC, EVGEN_WIRE_BLOCK_MAGIC_SIZE) == 0) {
+            evgen_wire_get_block_header(header, &f.bh);
             uint64_t end = (uint64_t)f.bh.header_size + f.bh.payload_size;
             if (evgen_wire_block_header_is_written_form(&f.bh) && end <= avail) {
                 if (f.bh.type == EVGEN_WIRE_BLOCK_EVENTS) {
@@ -583,7 +600,10 @@ int evgen_rd_block_checks_out(evgen_reader *rd, const rd_evtrace *et, size_t b)
 {
     const rd_block *blk = &et->blocks[b];
     frame f;
-    return check_frame(rd, blk->offset, &f) == FRAME_OK && check_records(rd, et, &f, blk->count, 0) == 0;
+    /* The frame is decoded anew from the mapping: it must be the one the walk indexed. */
+    return check_frame(rd, blk->offset, &f) == FRAME_OK && blk->payload == blk->offset + f.bh.header_size &&
+           blk->size == f.bh.payload_size && blk->count == f.bh.event_count && blk->base_ticks == f.bh.base_ticks &&
+           check_records(rd, et, &f, blk->count, 0) == 0;
 }
 
 int evgen_rd_verify_block(evgen_reader *rd, rd_evtrace *et, size_t b)
