@@ -510,19 +510,17 @@ static int verify_pending(evgen_reader *rd, rd_evtrace *et)
 
 int evgen_rd_evtrace_eager_open;
 
-/* A block header for the walk, the file's bytes at `off` (`avail` >= its size): read with pread
- * when the trace is a mapped file, not through the mapping. A first touch of a mapped page maps
- * the whole folio around it (a 256 KiB block's, on a file system with large folios): through the
- * mapping the walk would take every page fault of the read on the reader's thread at open, where
- * pread leaves them to the verifier thread, which touches every page first on another core. 1, or
- * 0 if pread fails (the walk then stops as at a bad header). */
-static int walk_header(const evgen_reader *rd, uint64_t off, uint8_t *header)
+/* The block header at `off` for the walk (the file holds its 48 bytes there): a mapped file's read
+ * with pread into `buf`, not through the mapping; a trace in memory's where it lies. A first touch
+ * of a mapped page maps the whole folio around it (a 256 KiB block's, on a file system with large
+ * folios): through the mapping the walk would take every page fault of the read on the reader's
+ * thread at open, where pread leaves them to the verifier thread, which touches every page first
+ * on another core. NULL if pread fails (the walk then stops as at a bad header). */
+static const uint8_t *walk_header(const evgen_reader *rd, uint64_t off, uint8_t buf[EVGEN_WIRE_BLOCK_HEADER_SIZE])
 {
-    if (rd->fd < 0) {
-        memcpy(header, rd->data + off, EVGEN_WIRE_BLOCK_HEADER_SIZE);
-        return 1;
-    }
-    return pread(rd->fd, header, EVGEN_WIRE_BLOCK_HEADER_SIZE, (off_t)off) == EVGEN_WIRE_BLOCK_HEADER_SIZE;
+    if (rd->fd < 0)
+        return rd->data + off;
+    return pread(rd->fd, buf, EVGEN_WIRE_BLOCK_HEADER_SIZE, (off_t)off) == EVGEN_WIRE_BLOCK_HEADER_SIZE ? buf : NULL;
 }
 
 void evgen_rd_scan(evgen_reader *rd, rd_evtrace *et, uint64_t off)
@@ -536,9 +534,9 @@ void evgen_rd_scan(evgen_reader *rd, rd_evtrace *et, uint64_t off)
         uint64_t avail = rd->size - off;
         frame f;
         f.offset = off;
-        uint8_t header[EVGEN_WIRE_BLOCK_HEADER_SIZE];
-        if (avail >= EVGEN_WIRE_BLOCK_HEADER_SIZE && walk_header(rd, off, header) &&
-            memcmp(header, EVGEN_WIRE_BLOCK_MAGIC, EVGEN_WIRE_BLOCK_MAGIC_SIZE) == 0) {
+        uint8_t buf[EVGEN_WIRE_BLOCK_HEADER_SIZE];
+        const uint8_t *header = avail >= EVGEN_WIRE_BLOCK_HEADER_SIZE ? walk_header(rd, off, buf) : NULL;
+        if (header && memcmp(header, EVGEN_WIRE_BLOCK_MAGIC, EVGEN_WIRE_BLOCK_MAGIC_SIZE) == 0) {
             evgen_wire_get_block_header(header, &f.bh);
             uint64_t end = (uint64_t)f.bh.header_size + f.bh.payload_size;
             if (evgen_wire_block_header_is_written_form(&f.bh) && end <= avail) {
