@@ -150,10 +150,11 @@ evgen_crc32c_fn evgen_crc32c_path_fn(evgen_crc32c_path path)
             return NULL;
         if (path == EVGEN_CRC32C_PCLMUL)
             return evgen_crc32c_pclmul;
+        if (!__builtin_cpu_supports("vpclmulqdq"))
+            return NULL;
         if (path == EVGEN_CRC32C_VPCLMUL256)
-            return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("vpclmulqdq") ? evgen_crc32c_vpclmul256
-                                                                                          : NULL;
-        return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("vpclmulqdq") ? evgen_crc32c_vpclmul : NULL;
+            return __builtin_cpu_supports("avx2") ? evgen_crc32c_vpclmul256 : NULL;
+        return __builtin_cpu_supports("avx512f") ? evgen_crc32c_vpclmul : NULL;
 #else
         return NULL;
 #endif
