@@ -187,7 +187,12 @@ EVGEN_EMIT_INLINE uint8_t *evgen_emit_begin(evgen_emit *em, const evgen_manifest
             __atomic_store_n(&t->depth, d, __ATOMIC_RELEASE);
         }
     }
-    return evgen_emit_begin_slow(em, manifest, type, variable, payload, enabled);
+    /* The slow path fills a record of its own, copied into EM: EM's address never escapes, so the
+     * compiler keeps the fast path's record in registers rather than on the stack. */
+    evgen_emit slow;
+    uint8_t *p = evgen_emit_begin_slow(&slow, manifest, type, variable, payload, enabled);
+    *em = slow;
+    return p;
 }
 
 EVGEN_EMIT_INLINE uint32_t evgen_emit_commit(evgen_emit *em, uint8_t *end)
@@ -195,8 +200,10 @@ EVGEN_EMIT_INLINE uint32_t evgen_emit_commit(evgen_emit *em, uint8_t *end)
     evgen_stream *st = em->stream;
     st->pos = end;
     st->written++;
-    if (EVGEN_UNLIKELY(em->more != 0))
-        evgen_emit_copy(em, end);
+    if (EVGEN_UNLIKELY(em->more != 0)) {
+        evgen_emit copy = *em; /* (EM's address stays in this function: see evgen_emit_begin) */
+        evgen_emit_copy(&copy, end);
+    }
     /* Release: a flusher that reads the lower depth sees the record and pos. */
     __atomic_store_n(&em->thread->depth, em->depth, __ATOMIC_RELEASE);
     return EVGEN_EMIT_OK;
