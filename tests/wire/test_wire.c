@@ -215,8 +215,9 @@ static void test_crc32c_known_values(void **state)
 }
 
 /* Random bytes of every length 0..1024, the writer's block size and just past it, every length
- * around the three streams' rounds, and 1 MiB + 7, at every start alignment 0..15 from an arbitrary
- * initial checksum; all zeros and all ones (folding's degenerate lanes). */
+ * around the three streams' rounds and the folding-with-streams' stretches (3,968 bytes), and
+ * 1 MiB + 7, at every start alignment 0..15 from an arbitrary initial checksum; all zeros and all
+ * ones (folding's degenerate lanes). */
 static void test_crc32c_paths_agree(void **state)
 {
     (void)state;
@@ -229,7 +230,9 @@ static void test_crc32c_paths_agree(void **state)
     crc_path paths[EVGEN_CRC32C_N_PATHS + 1];
     size_t n_paths = crc_paths(paths);
 
-    static const size_t large[] = {6143, 6144, 6145, 6151, 12288, 12289, 18431, 18432, 18433, 18440, 65535,
+    static const size_t large[] = {3967, 3968, 3969, 3975, 4095, 4096, 4097, 4096 + 48, 7935, 7936, 7937,
+                                   7936 + 127, 7936 + 128, 7936 + 129, 11904, 6143, 6144, 6145, 6151, 12288, 12289,
+                                   18431, 18432, 18433, 18440, 65535,
                                    65536, 65537, 65538, 65539, 65540, 65541, 65542, 65543, 65544, 65545,
                                    65546, 65547, 65548, 65549, 65550, 65551, MAX};
     size_t n_lengths = 1025 + sizeof large / sizeof large[0];

@@ -49,36 +49,26 @@ uint32_t evgen_crc32c_bytewise(uint32_t crc, const void *data, size_t n)
  * what is left after the last whole round, go through one stream. */
 #define STRIDE 2048u
 
-/* shift[k][b]: the register after STRIDE zero bytes from the register b << 8k (the map is linear,
- * so a register's image is the xor of its four bytes' images). */
-static uint32_t shift[4][256];
-static int shift_ready;
+static evgen_crc32c_zeros stride_zeros; /* joins the three streams' registers */
+static int stride_zeros_ready;
 
-__attribute__((target("sse4.2"))) static uint64_t crc_words(uint64_t c, const uint8_t *p, size_t words)
+__attribute__((target("sse4.2"))) void evgen_crc32c_zeros_build(evgen_crc32c_zeros *z, size_t bytes)
 {
-    for (size_t i = 0; i < words; i++) {
-        uint64_t v;
-        memcpy(&v, p + 8 * i, 8);
-        c = __builtin_ia32_crc32di(c, v);
-    }
-    return c;
-}
-
-static void build_shift(void)
-{
-    static const uint8_t zeros[STRIDE];
     uint32_t column[32]; /* the image of each single bit */
-    for (int i = 0; i < 32; i++)
-        column[i] = (uint32_t)crc_words((uint64_t)1u << i, zeros, STRIDE / 8);
+    for (int i = 0; i < 32; i++) {
+        uint64_t c = (uint64_t)1u << i;
+        for (size_t w = 0; w < bytes / 8; w++)
+            c = __builtin_ia32_crc32di(c, 0);
+        column[i] = (uint32_t)c;
+    }
     for (int k = 0; k < 4; k++)
         for (uint32_t b = 0; b < 256; b++) {
             uint32_t v = 0;
             for (int i = 0; i < 8; i++)
                 if (b >> i & 1)
                     v ^= column[8 * k + i];
-            shift[k][b] = v;
+            z->t[k][b] = v;
         }
-    __atomic_store_n(&shift_ready, 1, __ATOMIC_RELEASE);
 }
 
 /* One stream of the instruction, whatever the length. */
@@ -87,18 +77,15 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_sse42(uint32_t crc, con
     return ~evgen_crc32c_instr_run(~crc, data, n);
 }
 
-static uint32_t shifted(uint32_t c)
-{
-    return shift[0][c & 0xffu] ^ shift[1][c >> 8 & 0xffu] ^ shift[2][c >> 16 & 0xffu] ^ shift[3][c >> 24];
-}
-
 __attribute__((target("sse4.2"))) static uint32_t crc32c_sse42_3way(uint32_t crc, const void *data, size_t n)
 {
     const uint8_t *p = data;
     uint64_t c = ~crc;
     if (n >= 3 * STRIDE) {
-        if (!__atomic_load_n(&shift_ready, __ATOMIC_ACQUIRE))
-            build_shift(); /* idempotent, as the table */
+        if (!__atomic_load_n(&stride_zeros_ready, __ATOMIC_ACQUIRE)) {
+            evgen_crc32c_zeros_build(&stride_zeros, STRIDE); /* idempotent, as the table */
+            __atomic_store_n(&stride_zeros_ready, 1, __ATOMIC_RELEASE);
+        }
         do {
             uint64_t a = c, b = 0, d = 0;
             for (size_t i = 0; i < STRIDE; i += 8) { /* three independent chains */
@@ -111,7 +98,9 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_sse42_3way(uint32_t crc
                 d = __builtin_ia32_crc32di(d, vd);
             }
             /* the register after A B D: B's from A's register shifted past B, then D's */
-            c = shifted(shifted((uint32_t)a) ^ (uint32_t)b) ^ (uint32_t)d;
+            c = evgen_crc32c_zeros_apply(&stride_zeros,
+                                         evgen_crc32c_zeros_apply(&stride_zeros, (uint32_t)a) ^ (uint32_t)b) ^
+                (uint32_t)d;
             p += 3 * STRIDE;
             n -= 3 * STRIDE;
         } while (n >= 3 * STRIDE);
@@ -121,7 +110,8 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_sse42_3way(uint32_t crc
 #endif
 
 static const char *const path_names[EVGEN_CRC32C_N_PATHS] = {"bytewise", "sse4.2", "sse4.2 3-way",
-                                                            "pclmul fold", "vpclmul256 fold", "vpclmul fold"};
+                                                            "pclmul fold", "vpclmul256 fold", "vpclmul fold",
+                                                            "vpclmul256 fold + crc32"};
 
 const char *evgen_crc32c_path_name(evgen_crc32c_path path)
 {
@@ -138,6 +128,7 @@ evgen_crc32c_fn evgen_crc32c_path_fn(evgen_crc32c_path path)
     case EVGEN_CRC32C_PCLMUL:
     case EVGEN_CRC32C_VPCLMUL256:
     case EVGEN_CRC32C_VPCLMUL:
+    case EVGEN_CRC32C_VPCLMUL256_STREAMS:
 #if defined(__x86_64__)
         __builtin_cpu_init();
         if (!__builtin_cpu_supports("sse4.2"))
@@ -154,6 +145,8 @@ evgen_crc32c_fn evgen_crc32c_path_fn(evgen_crc32c_path path)
             return NULL;
         if (path == EVGEN_CRC32C_VPCLMUL256)
             return __builtin_cpu_supports("avx2") ? evgen_crc32c_vpclmul256 : NULL;
+        if (path == EVGEN_CRC32C_VPCLMUL256_STREAMS)
+            return __builtin_cpu_supports("avx2") ? evgen_crc32c_vpclmul256_streams : NULL;
         return __builtin_cpu_supports("avx512f") ? evgen_crc32c_vpclmul : NULL;
 #else
         return NULL;
@@ -170,7 +163,7 @@ static evgen_crc32c_fn chosen;
 static evgen_crc32c_fn choose(void)
 {
     evgen_crc32c_fn fn = evgen_crc32c_bytewise;
-    static const evgen_crc32c_path preferred[] = {EVGEN_CRC32C_VPCLMUL, EVGEN_CRC32C_VPCLMUL256, EVGEN_CRC32C_PCLMUL,
+    static const evgen_crc32c_path preferred[] = {EVGEN_CRC32C_VPCLMUL, EVGEN_CRC32C_VPCLMUL256_STREAMS, EVGEN_CRC32C_PCLMUL,
                                                      EVGEN_CRC32C_SSE42_3WAY};
     for (size_t i = 0; i < sizeof preferred / sizeof preferred[0]; i++) {
         evgen_crc32c_fn f = evgen_crc32c_path_fn(preferred[i]);

@@ -39,10 +39,29 @@ __attribute__((target("sse4.2"))) static inline uint32_t evgen_crc32c_instr_run(
     return c32;
 }
 
+/* The linear map "the register after `bytes` more zero bytes", as four 256-entry tables (the image
+ * of a register is the xor of its four bytes' images): it joins the registers of pieces checksummed
+ * side by side, each from zero but the first: the register after A then B is A's mapped past B's
+ * length, xored with B's. */
+typedef struct {
+    uint32_t t[4][256];
+} evgen_crc32c_zeros;
+
+/* Fills Z for BYTES (a multiple of 8) zero bytes; the CPU must have SSE 4.2 (crc32c.c). */
+void evgen_crc32c_zeros_build(evgen_crc32c_zeros *z, size_t bytes);
+
+static inline uint32_t evgen_crc32c_zeros_apply(const evgen_crc32c_zeros *z, uint32_t reg)
+{
+    return z->t[0][reg & 0xffu] ^ z->t[1][reg >> 8 & 0xffu] ^ z->t[2][reg >> 16 & 0xffu] ^ z->t[3][reg >> 24];
+}
+
 /* evgen_crc32c with PCLMULQDQ folding (crc32c_fold.c); the CPU must have PCLMULQDQ and SSE 4.2. */
 uint32_t evgen_crc32c_pclmul(uint32_t crc, const void *p, size_t n);
 /* The same folding two lanes to a 32-byte register; the CPU must have AVX2 and VPCLMULQDQ too. */
 uint32_t evgen_crc32c_vpclmul256(uint32_t crc, const void *p, size_t n);
+/* The 32-byte folding of one part of each stretch beside three crc32 streams over the rest: both
+ * units of the core at work. Same CPU as evgen_crc32c_vpclmul256. */
+uint32_t evgen_crc32c_vpclmul256_streams(uint32_t crc, const void *p, size_t n);
 /* The same folding four lanes to a 64-byte register; the CPU must have AVX-512F and VPCLMULQDQ too. */
 uint32_t evgen_crc32c_vpclmul(uint32_t crc, const void *p, size_t n);
 #endif

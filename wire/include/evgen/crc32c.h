@@ -29,6 +29,8 @@ typedef enum {
     EVGEN_CRC32C_PCLMUL,      /* 16-byte lanes folded with PCLMULQDQ, short buffers as SSE42 */
     EVGEN_CRC32C_VPCLMUL256,  /* the same, two lanes per AVX2 register (VPCLMULQDQ), short buffers as PCLMUL */
     EVGEN_CRC32C_VPCLMUL,     /* the same, four lanes per AVX-512 register (VPCLMULQDQ), short buffers as PCLMUL */
+    EVGEN_CRC32C_VPCLMUL256_STREAMS, /* VPCLMUL256 beside three crc32 streams, each on its share of
+                                      * every 8,704 bytes; what is left as VPCLMUL256 */
     EVGEN_CRC32C_N_PATHS
 } evgen_crc32c_path;
 
@@ -38,8 +40,8 @@ typedef uint32_t (*evgen_crc32c_fn)(uint32_t crc, const void *p, size_t n);
  * instructions it needs. Thread-safe. */
 evgen_crc32c_fn evgen_crc32c_path_fn(evgen_crc32c_path path);
 
-/* "bytewise", "sse4.2", "sse4.2 3-way", "pclmul fold", "vpclmul256 fold", "vpclmul fold"; NULL past
- * the last path. */
+/* "bytewise", "sse4.2", "sse4.2 3-way", "pclmul fold", "vpclmul256 fold", "vpclmul fold",
+ * "vpclmul256 fold + crc32"; NULL past the last path. */
 const char *evgen_crc32c_path_name(evgen_crc32c_path path);
 
 #ifdef __cplusplus
