@@ -156,7 +156,7 @@ typedef struct {
     evgen_crc32c_fn fn;
 } crc_path;
 
-static size_t crc_paths(crc_path out[EVGEN_CRC32C_N_PATHS + 1])
+static size_t crc_paths(crc_path out[EVGEN_CRC32C_N_PATHS + 2])
 {
     size_t n = 0;
     for (int p = 0; p < EVGEN_CRC32C_N_PATHS; p++) {
@@ -169,6 +169,7 @@ static size_t crc_paths(crc_path out[EVGEN_CRC32C_N_PATHS + 1])
             print_message("crc32c: skipping the %s path: this CPU lacks its instructions\n", name);
     }
     out[n++] = (crc_path){"evgen_crc32c", evgen_crc32c};
+    out[n++] = (crc_path){"evgen_crc32c_cached", evgen_crc32c_cached};
     assert_null(evgen_crc32c_path_name(EVGEN_CRC32C_N_PATHS));
     assert_null(evgen_crc32c_path_fn(EVGEN_CRC32C_N_PATHS));
     assert_ptr_equal(evgen_crc32c_path_fn(EVGEN_CRC32C_BYTEWISE), evgen_crc32c_bytewise);
@@ -202,7 +203,7 @@ static void test_crc32c_known_values(void **state)
         up[i] = (uint8_t)i;
         down[i] = (uint8_t)(31 - i);
     }
-    crc_path paths[EVGEN_CRC32C_N_PATHS + 1];
+    crc_path paths[EVGEN_CRC32C_N_PATHS + 2];
     size_t n_paths = crc_paths(paths);
     for (size_t k = 0; k < n_paths; k++) {
         assert_int_equal(paths[k].fn(0, "123456789", 9), 0xE3069283u);
@@ -227,7 +228,7 @@ static void test_crc32c_paths_agree(void **state)
     uint32_t x = 2463534242u;
     for (size_t i = 0; i < MAX + SLACK; i++) /* bytes of every value */
         buf[i] = (uint8_t)xorshift32(&x);
-    crc_path paths[EVGEN_CRC32C_N_PATHS + 1];
+    crc_path paths[EVGEN_CRC32C_N_PATHS + 2];
     size_t n_paths = crc_paths(paths);
 
     static const size_t large[] = {3967, 3968, 3969, 3975, 4095, 4096, 4097, 4096 + 48, 7935, 7936, 7937,
@@ -267,7 +268,7 @@ static void test_crc32c_chains(void **state)
     uint32_t x = 88172645u;
     for (size_t i = 0; i < LEN; i++)
         buf[i] = (uint8_t)xorshift32(&x);
-    crc_path paths[EVGEN_CRC32C_N_PATHS + 1];
+    crc_path paths[EVGEN_CRC32C_N_PATHS + 2];
     size_t n_paths = crc_paths(paths);
     static const size_t lengths[] = {200, 4096, LEN};
     for (size_t l = 0; l < sizeof lengths / sizeof lengths[0]; l++) {

@@ -157,29 +157,42 @@ evgen_crc32c_fn evgen_crc32c_path_fn(evgen_crc32c_path path)
     return NULL;
 }
 
-static evgen_crc32c_fn chosen;
-
-/* The last path the CPU has: each is faster than the ones before it. */
-static evgen_crc32c_fn choose(void)
+/* The first path of PREFERRED the CPU has, else the table. */
+static evgen_crc32c_fn first_available(const evgen_crc32c_path *preferred, size_t n)
 {
-    evgen_crc32c_fn fn = evgen_crc32c_bytewise;
-    static const evgen_crc32c_path preferred[] = {EVGEN_CRC32C_VPCLMUL, EVGEN_CRC32C_VPCLMUL256_STREAMS, EVGEN_CRC32C_PCLMUL,
-                                                     EVGEN_CRC32C_SSE42_3WAY};
-    for (size_t i = 0; i < sizeof preferred / sizeof preferred[0]; i++) {
+    for (size_t i = 0; i < n; i++) {
         evgen_crc32c_fn f = evgen_crc32c_path_fn(preferred[i]);
-        if (f) {
-            fn = f;
-            break;
-        }
+        if (f)
+            return f;
     }
-    __atomic_store_n(&chosen, fn, __ATOMIC_RELEASE);
-    return fn;
+    return evgen_crc32c_bytewise;
 }
+
+static evgen_crc32c_fn chosen, chosen_cached;
 
 uint32_t evgen_crc32c(uint32_t crc, const void *p, size_t n)
 {
     evgen_crc32c_fn fn = __atomic_load_n(&chosen, __ATOMIC_ACQUIRE);
-    if (!fn)
-        fn = choose();
+    if (!fn) {
+        /* Each faster than the ones after it on bytes read from memory. */
+        static const evgen_crc32c_path preferred[] = {EVGEN_CRC32C_VPCLMUL, EVGEN_CRC32C_VPCLMUL256,
+                                                         EVGEN_CRC32C_PCLMUL, EVGEN_CRC32C_SSE42_3WAY};
+        fn = first_available(preferred, sizeof preferred / sizeof preferred[0]);
+        __atomic_store_n(&chosen, fn, __ATOMIC_RELEASE);
+    }
+    return fn(crc, p, n);
+}
+
+uint32_t evgen_crc32c_cached(uint32_t crc, const void *p, size_t n)
+{
+    evgen_crc32c_fn fn = __atomic_load_n(&chosen_cached, __ATOMIC_ACQUIRE);
+    if (!fn) {
+        /* The same, but the streams beside the 32-byte folding, which are faster in the cache and
+         * slower from memory (docs/performance.md, "The checksum"). */
+        static const evgen_crc32c_path preferred[] = {EVGEN_CRC32C_VPCLMUL, EVGEN_CRC32C_VPCLMUL256_STREAMS,
+                                                         EVGEN_CRC32C_PCLMUL, EVGEN_CRC32C_SSE42_3WAY};
+        fn = first_available(preferred, sizeof preferred / sizeof preferred[0]);
+        __atomic_store_n(&chosen_cached, fn, __ATOMIC_RELEASE);
+    }
     return fn(crc, p, n);
 }

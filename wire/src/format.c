@@ -57,11 +57,18 @@ void evgen_wire_get_file_header(const uint8_t in[EVGEN_WIRE_FILE_HEADER_SIZE], e
     fh->crc = evgen_wire_le32(in + EVGEN_WIRE_FH_CRC);
 }
 
+/* The block's checksum, computed by FN (evgen_crc32c or evgen_crc32c_cached: the same value). */
+static uint32_t block_crc(const uint8_t header[EVGEN_WIRE_BLOCK_HEADER_SIZE], const uint8_t *payload,
+                          size_t payload_size, evgen_crc32c_fn fn)
+{
+    uint32_t crc = fn(0, header + BH_CRC_FROM, EVGEN_WIRE_BLOCK_HEADER_SIZE - BH_CRC_FROM);
+    return fn(crc, payload, payload_size);
+}
+
 uint32_t evgen_wire_block_crc(const uint8_t header[EVGEN_WIRE_BLOCK_HEADER_SIZE], const uint8_t *payload,
                               size_t payload_size)
 {
-    uint32_t crc = evgen_crc32c(0, header + BH_CRC_FROM, EVGEN_WIRE_BLOCK_HEADER_SIZE - BH_CRC_FROM);
-    return evgen_crc32c(crc, payload, payload_size);
+    return block_crc(header, payload, payload_size, evgen_crc32c);
 }
 
 void evgen_wire_put_block_header(uint8_t out[EVGEN_WIRE_BLOCK_HEADER_SIZE], const evgen_wire_block_header *bh,
@@ -79,7 +86,8 @@ void evgen_wire_put_block_header(uint8_t out[EVGEN_WIRE_BLOCK_HEADER_SIZE], cons
     evgen_wire_put_le32(out + BH_DROPPED, events ? bh->dropped : 0);
     evgen_wire_put_le32(out + BH_STREAM, events ? bh->stream : 0);
     evgen_wire_put_le64(out + BH_BASE_TICKS, events ? bh->base_ticks : 0);
-    evgen_wire_put_le32(out + BH_CRC, evgen_wire_block_crc(out, payload, bh->payload_size));
+    /* The writer frames a block it has just filled: its bytes are in the cache. */
+    evgen_wire_put_le32(out + BH_CRC, block_crc(out, payload, bh->payload_size, evgen_crc32c_cached));
 }
 
 void evgen_wire_pad_block_header(uint8_t out[EVGEN_WIRE_BLOCK_HEADER_SIZE], uint32_t padding)
