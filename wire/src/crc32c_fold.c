@@ -41,6 +41,12 @@
  * instructions, fewer than folding would take. */
 #define FOLD_MIN 64u
 
+/* How far ahead of the folding its loops ask for the bytes (prefetch): on bytes read from memory
+ * (a reader's blocks) the 32-byte folding went from 13.6 to 16.8 GB/s per 256 KiB block with 2 KiB
+ * (1 KiB: 16.5, 4 KiB: 15.9; the Zen 4 guest of 2026-11-29, bench/crc32c_bench), where the
+ * hardware's prefetcher alone left it waiting; a prefetch never faults, so it may run past the end. */
+#define PREFETCH_AHEAD 2048
+
 /* Each pair: the low half multiplies H, the high half L (see above). */
 static struct {
     uint64_t fold128[2], fold256[2], fold384[2], fold512[2], fold1024[2], fold1536[2], fold2048[2];
@@ -93,6 +99,7 @@ FOLD_TARGET static inline uint32_t finish_four_lanes(__m128i x0, __m128i x1, __m
                                                      const uint8_t *p, size_t n)
 {
     for (; n >= 64; n -= 64, p += 64) {
+        _mm_prefetch((const char *)(p + PREFETCH_AHEAD), _MM_HINT_T0);
         x0 = _mm_xor_si128(carried(x0, k.fold512), load16(p));
         x1 = _mm_xor_si128(carried(x1, k.fold512), load16(p + 16));
         x2 = _mm_xor_si128(carried(x2, k.fold512), load16(p + 32));
@@ -158,6 +165,8 @@ YMM_TARGET uint32_t evgen_crc32c_vpclmul256(uint32_t crc, const void *data, size
     n -= 128;
     __m256i k1024 = ymm_pair(k.fold1024);
     for (; n >= 128; n -= 128, p += 128) {
+        _mm_prefetch((const char *)(p + PREFETCH_AHEAD), _MM_HINT_T0);
+        _mm_prefetch((const char *)(p + PREFETCH_AHEAD + 64), _MM_HINT_T0);
         y0 = ymm_fold(y0, k1024, load32(p));
         y1 = ymm_fold(y1, k1024, load32(p + 32));
         y2 = ymm_fold(y2, k1024, load32(p + 64));
