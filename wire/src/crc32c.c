@@ -19,25 +19,36 @@
 #define POLY 0x82F63B78u
 
 static uint32_t table[256];
-static int table_ready;
+static int table_state;
+
+/* The register after one more bit of message: the definition, which the table applies 8 bits at once. */
+static uint32_t next_bit(uint32_t c)
+{
+    return (c >> 1) ^ (POLY & (0u - (c & 1u)));
+}
 
 static void build_table(void)
 {
     for (uint32_t i = 0; i < 256; i++) {
         uint32_t c = i;
         for (int k = 0; k < 8; k++)
-            c = (c >> 1) ^ (POLY & (0u - (c & 1u)));
+            c = next_bit(c);
         table[i] = c;
     }
-    __atomic_store_n(&table_ready, 1, __ATOMIC_RELEASE);
 }
 
 uint32_t evgen_crc32c_bytewise(uint32_t crc, const void *data, size_t n)
 {
     const uint8_t *p = data;
-    if (!__atomic_load_n(&table_ready, __ATOMIC_ACQUIRE))
-        build_table(); /* idempotent: racing threads write the same values */
     crc = ~crc;
+    if (!evgen_crc32c_built(&table_state, build_table)) { /* being built meanwhile: bit by bit */
+        while (n--) {
+            crc ^= *p++;
+            for (int k = 0; k < 8; k++)
+                crc = next_bit(crc);
+        }
+        return ~crc;
+    }
     while (n--)
         crc = table[(crc ^ *p++) & 0xffu] ^ (crc >> 8);
     return ~crc;
@@ -50,7 +61,12 @@ uint32_t evgen_crc32c_bytewise(uint32_t crc, const void *data, size_t n)
 #define STRIDE 2048u
 
 static evgen_crc32c_zeros stride_zeros; /* joins the three streams' registers */
-static int stride_zeros_ready;
+static int stride_zeros_state;
+
+static void build_stride_zeros(void)
+{
+    evgen_crc32c_zeros_build(&stride_zeros, STRIDE);
+}
 
 __attribute__((target("sse4.2"))) void evgen_crc32c_zeros_build(evgen_crc32c_zeros *z, size_t bytes)
 {
@@ -81,11 +97,8 @@ __attribute__((target("sse4.2"))) static uint32_t crc32c_sse42_3way(uint32_t crc
 {
     const uint8_t *p = data;
     uint64_t c = ~crc;
-    if (n >= 3 * STRIDE) {
-        if (!__atomic_load_n(&stride_zeros_ready, __ATOMIC_ACQUIRE)) {
-            evgen_crc32c_zeros_build(&stride_zeros, STRIDE); /* idempotent, as the table */
-            __atomic_store_n(&stride_zeros_ready, 1, __ATOMIC_RELEASE);
-        }
+    /* (While the map is being built, one stream does it all.) */
+    if (n >= 3 * STRIDE && evgen_crc32c_built(&stride_zeros_state, build_stride_zeros)) {
         do {
             uint64_t a = c, b = 0, d = 0;
             for (size_t i = 0; i < STRIDE; i += 8) { /* three independent chains */

@@ -51,7 +51,7 @@
 static struct {
     uint64_t fold128[2], fold256[2], fold384[2], fold512[2], fold1024[2], fold1536[2], fold2048[2];
 } k;
-static int k_ready;
+static int k_state; /* evgen_crc32c_built */
 
 /* x^n mod P, reflected: bit 31-d holds the coefficient of x^d. */
 static uint32_t xpow_mod_p(unsigned n)
@@ -77,7 +77,6 @@ static void build_constants(void)
     fold_pair(k.fold1024, 1024);
     fold_pair(k.fold1536, 1536);
     fold_pair(k.fold2048, 2048);
-    __atomic_store_n(&k_ready, 1, __ATOMIC_RELEASE);
 }
 
 #define FOLD_TARGET __attribute__((target("pclmul,sse4.2")))
@@ -118,10 +117,9 @@ FOLD_TARGET static inline uint32_t finish_four_lanes(__m128i x0, __m128i x1, __m
 FOLD_TARGET uint32_t evgen_crc32c_pclmul(uint32_t crc, const void *data, size_t n)
 {
     const uint8_t *p = data;
-    if (n < FOLD_MIN)
+    /* (While the constants are being built, the instruction does it all.) */
+    if (n < FOLD_MIN || !evgen_crc32c_built(&k_state, build_constants))
         return ~evgen_crc32c_instr_run(~crc, p, n);
-    if (!__atomic_load_n(&k_ready, __ATOMIC_ACQUIRE))
-        build_constants(); /* idempotent: racing threads write the same values */
     __m128i x0 = _mm_xor_si128(load16(p), _mm_cvtsi32_si128((int)~crc));
     return finish_four_lanes(x0, load16(p + 16), load16(p + 32), load16(p + 48), p + 64, n - 64);
 }
@@ -155,10 +153,8 @@ YMM_TARGET static inline __m256i load32(const uint8_t *p)
 YMM_TARGET uint32_t evgen_crc32c_vpclmul256(uint32_t crc, const void *data, size_t n)
 {
     const uint8_t *p = data;
-    if (n < YMM_MIN)
+    if (n < YMM_MIN || !evgen_crc32c_built(&k_state, build_constants))
         return evgen_crc32c_pclmul(crc, data, n);
-    if (!__atomic_load_n(&k_ready, __ATOMIC_ACQUIRE))
-        build_constants();
     __m256i y0 = _mm256_xor_si256(load32(p), _mm256_castsi128_si256(_mm_cvtsi32_si128((int)~crc)));
     __m256i y1 = load32(p + 32), y2 = load32(p + 64), y3 = load32(p + 96);
     p += 128;
@@ -194,7 +190,12 @@ YMM_TARGET uint32_t evgen_crc32c_vpclmul256(uint32_t crc, const void *data, size
 #define HYB_CHUNK (HYB_ROUNDS * (128u + 3u * HYB_STREAM_ROUND))
 
 static evgen_crc32c_zeros hyb_zeros;
-static int hyb_ready;
+static int hyb_zeros_state;
+
+static void build_hyb_zeros(void)
+{
+    evgen_crc32c_zeros_build(&hyb_zeros, HYB_STREAM_LEN);
+}
 
 typedef struct {
     uint64_t a, b, d;
@@ -226,14 +227,9 @@ YMM_TARGET static inline void streams_round(three_streams *s, const uint8_t *pa,
 YMM_TARGET uint32_t evgen_crc32c_vpclmul256_streams(uint32_t crc, const void *data, size_t n)
 {
     const uint8_t *p = data;
-    if (n < HYB_CHUNK)
+    if (n < HYB_CHUNK || !evgen_crc32c_built(&k_state, build_constants) ||
+        !evgen_crc32c_built(&hyb_zeros_state, build_hyb_zeros))
         return evgen_crc32c_vpclmul256(crc, data, n);
-    if (!__atomic_load_n(&k_ready, __ATOMIC_ACQUIRE))
-        build_constants();
-    if (!__atomic_load_n(&hyb_ready, __ATOMIC_ACQUIRE)) {
-        evgen_crc32c_zeros_build(&hyb_zeros, HYB_STREAM_LEN); /* idempotent, as the constants */
-        __atomic_store_n(&hyb_ready, 1, __ATOMIC_RELEASE);
-    }
     __m256i k1024 = ymm_pair(k.fold1024), k512 = ymm_pair(k.fold512);
     uint32_t reg = ~crc;
     for (; n >= HYB_CHUNK; n -= HYB_CHUNK, p += HYB_CHUNK) {
@@ -288,10 +284,8 @@ WIDE_TARGET static inline __m512i load64(const uint8_t *p)
 WIDE_TARGET uint32_t evgen_crc32c_vpclmul(uint32_t crc, const void *data, size_t n)
 {
     const uint8_t *p = data;
-    if (n < WIDE_MIN)
+    if (n < WIDE_MIN || !evgen_crc32c_built(&k_state, build_constants))
         return evgen_crc32c_pclmul(crc, data, n);
-    if (!__atomic_load_n(&k_ready, __ATOMIC_ACQUIRE))
-        build_constants();
     __m512i y0 = _mm512_xor_si512(load64(p), _mm512_castsi128_si512(_mm_cvtsi32_si128((int)~crc)));
     __m512i y1 = load64(p + 64), y2 = load64(p + 128), y3 = load64(p + 192);
     p += 256;

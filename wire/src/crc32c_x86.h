@@ -3,6 +3,27 @@
 #ifndef EVGEN_CRC32C_X86_H
 #define EVGEN_CRC32C_X86_H
 
+/* One-time set-up (a table, constants) that any thread, or a signal handler, may be the first to
+ * need, without a lock: the first caller claims it and builds it; a caller that finds it being
+ * built (another thread, or a handler that interrupted the builder) is told so and takes a path
+ * that needs nothing built. What is built is written by one thread only and published by the
+ * release store, so no two threads ever write the same bytes (ThreadSanitizer saw that race when
+ * racing threads each built the tables, idempotently, as before). Returns whether it is built. */
+enum { EVGEN_CRC32C_UNBUILT = 0, EVGEN_CRC32C_BUILDING = 1, EVGEN_CRC32C_BUILT = 2 };
+
+static inline int evgen_crc32c_built(int *state, void (*build)(void))
+{
+    int seen = __atomic_load_n(state, __ATOMIC_ACQUIRE);
+    if (seen == EVGEN_CRC32C_BUILT)
+        return 1;
+    if (seen != EVGEN_CRC32C_UNBUILT ||
+        !__atomic_compare_exchange_n(state, &seen, EVGEN_CRC32C_BUILDING, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        return 0;
+    build();
+    __atomic_store_n(state, EVGEN_CRC32C_BUILT, __ATOMIC_RELEASE);
+    return 1;
+}
+
 #if defined(__x86_64__)
 #include <stddef.h>
 #include <stdint.h>
