@@ -1129,6 +1129,16 @@ static void test_large_padded_trace(void **state)
         padded += header_size > 48;
     }
     assert_true(padded > 4);
+    /* Where the cut below goes: 3 bytes short of a page, inside the last events block. (Cut 3 bytes
+     * short of the file's last page instead, as before, it fell inside the 70-byte end block alone,
+     * every event still there, whenever the file's size was within 67 bytes past a page: ~1.6% of
+     * runs.) */
+    size_t last = n_blocks;
+    while (last > 0 && blocks[last - 1].event_count == 0)
+        last--;
+    assert_true(last > 0);
+    size_t middle = (blocks[last - 1].offset + blocks[last - 1].end) / 2;
+    size_t cut = middle / 4096 * 4096 - 3 > blocks[last - 1].offset ? middle / 4096 * 4096 - 3 : middle;
     free(data);
 
     uintptr_t start;
@@ -1147,7 +1157,7 @@ static void test_large_padded_trace(void **state)
     assert_int_equal(start, 0);
 
     /* the same, cut inside a block: the blocks before the cut read */
-    assert_int_equal(truncate(path, (off_t)(size / 4096 * 4096 - 3)), 0);
+    assert_int_equal(truncate(path, (off_t)cut), 0);
     before = mappings(path, &start);
     r = evgen_reader_open(path, NULL);
     assert_non_null(r);
