@@ -1,15 +1,17 @@
 /* crc32c.c — CRC-32C for block checksums, and the choice, once at first use, of how to compute it:
  * on x86-64 with AVX-512 and VPCLMULQDQ, 64-byte registers of four 16-byte lanes folded with
- * carry-less multiplies; with PCLMULQDQ and SSE 4.2, the same one lane per register (crc32c_fold.c);
- * with SSE 4.2 alone, the crc32 instruction, a long buffer as three interleaved streams (where the
- * instruction's latency is three times its issue interval, Intel's cores, one dependent chain
- * leaves two thirds of the unit idle); else a byte-wise table, which is also the tests' reference.
- * On the project's AMD EPYC (Zen 1) bench/crc32c_bench measured the 16-byte folding at 1.6-1.7
- * times the streams' speed per 64 KiB block, 2 times per 4 KiB block, 1.4 times per 118-byte record,
- * and the three streams 16 % faster than one on 64 KiB; on its Zen 4 host of 2026-11-27 the 64-byte
- * folding ran at 58 GB/s per 64 KiB block, 4.0 times the 16-byte folding and 2.3 times the streams
- * (which outran the 16-byte folding there: 24.7 against 14.6 GB/s). The streams' registers are
- * joined by the linear map "append STRIDE zero bytes" (below), applied with four 256-entry tables. */
+ * carry-less multiplies; with AVX2 and VPCLMULQDQ, 32-byte registers of two lanes, and for bytes in
+ * the cache (evgen_crc32c_cached, the writer's) the same beside three crc32 streams; with PCLMULQDQ
+ * and SSE 4.2, one lane per register (all in crc32c_fold.c); with SSE 4.2 alone, the crc32
+ * instruction, a long buffer as three interleaved streams (where the instruction's latency is three
+ * times its issue interval, Intel's cores, one dependent chain leaves two thirds of the unit idle);
+ * else a byte-wise table, which is also the tests' reference. On the project's AMD EPYC (Zen 1)
+ * bench/crc32c_bench measured the 16-byte folding at 1.6-1.7 times the streams' speed per 64 KiB
+ * block, 2 times per 4 KiB block, 1.4 times per 118-byte record, and the three streams 16 % faster
+ * than one on 64 KiB; on its Zen 4 host of 2026-11-27 the 64-byte folding ran at 58 GB/s per 64 KiB
+ * block, 4.0 times the 16-byte folding and 2.3 times the streams (which outran the 16-byte folding
+ * there: 24.7 against 14.6 GB/s). The streams' registers are joined by the linear map "append
+ * STRIDE zero bytes" (crc32c_x86.h), applied with four 256-entry tables. */
 #include "evgen/crc32c.h"
 
 #include <string.h>
@@ -170,42 +172,34 @@ evgen_crc32c_fn evgen_crc32c_path_fn(evgen_crc32c_path path)
     return NULL;
 }
 
-/* The first path of PREFERRED the CPU has, else the table. */
-static evgen_crc32c_fn first_available(const evgen_crc32c_path *preferred, size_t n)
+/* The function in *SLOT, chosen at first use: the first path of PREFERRED (N of them) the CPU has,
+ * else the table. Racing first calls choose the same. */
+static evgen_crc32c_fn chosen_in(evgen_crc32c_fn *slot, const evgen_crc32c_path *preferred, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        evgen_crc32c_fn f = evgen_crc32c_path_fn(preferred[i]);
-        if (f)
-            return f;
-    }
-    return evgen_crc32c_bytewise;
+    evgen_crc32c_fn fn = __atomic_load_n(slot, __ATOMIC_ACQUIRE);
+    if (fn)
+        return fn;
+    for (size_t i = 0; !fn; i++)
+        fn = i < n ? evgen_crc32c_path_fn(preferred[i]) : evgen_crc32c_bytewise;
+    __atomic_store_n(slot, fn, __ATOMIC_RELEASE);
+    return fn;
 }
-
-static evgen_crc32c_fn chosen, chosen_cached;
 
 uint32_t evgen_crc32c(uint32_t crc, const void *p, size_t n)
 {
-    evgen_crc32c_fn fn = __atomic_load_n(&chosen, __ATOMIC_ACQUIRE);
-    if (!fn) {
-        /* Each faster than the ones after it on bytes read from memory. */
-        static const evgen_crc32c_path preferred[] = {EVGEN_CRC32C_VPCLMUL, EVGEN_CRC32C_VPCLMUL256,
-                                                         EVGEN_CRC32C_PCLMUL, EVGEN_CRC32C_SSE42_3WAY};
-        fn = first_available(preferred, sizeof preferred / sizeof preferred[0]);
-        __atomic_store_n(&chosen, fn, __ATOMIC_RELEASE);
-    }
-    return fn(crc, p, n);
+    /* Each faster than the ones after it on bytes read from memory. */
+    static const evgen_crc32c_path preferred[] = {EVGEN_CRC32C_VPCLMUL, EVGEN_CRC32C_VPCLMUL256, EVGEN_CRC32C_PCLMUL,
+                                                     EVGEN_CRC32C_SSE42_3WAY};
+    static evgen_crc32c_fn chosen;
+    return chosen_in(&chosen, preferred, sizeof preferred / sizeof preferred[0])(crc, p, n);
 }
 
 uint32_t evgen_crc32c_cached(uint32_t crc, const void *p, size_t n)
 {
-    evgen_crc32c_fn fn = __atomic_load_n(&chosen_cached, __ATOMIC_ACQUIRE);
-    if (!fn) {
-        /* The same, but the streams beside the 32-byte folding, which are faster in the cache and
-         * slower from memory (docs/performance.md, "The checksum"). */
-        static const evgen_crc32c_path preferred[] = {EVGEN_CRC32C_VPCLMUL, EVGEN_CRC32C_VPCLMUL256_STREAMS,
-                                                         EVGEN_CRC32C_PCLMUL, EVGEN_CRC32C_SSE42_3WAY};
-        fn = first_available(preferred, sizeof preferred / sizeof preferred[0]);
-        __atomic_store_n(&chosen_cached, fn, __ATOMIC_RELEASE);
-    }
-    return fn(crc, p, n);
+    /* The same, but the streams beside the 32-byte folding, which are faster in the cache and slower
+     * from memory (docs/performance.md, "The checksum"). */
+    static const evgen_crc32c_path preferred[] = {EVGEN_CRC32C_VPCLMUL, EVGEN_CRC32C_VPCLMUL256_STREAMS,
+                                                     EVGEN_CRC32C_PCLMUL, EVGEN_CRC32C_SSE42_3WAY};
+    static evgen_crc32c_fn chosen;
+    return chosen_in(&chosen, preferred, sizeof preferred / sizeof preferred[0])(crc, p, n);
 }
