@@ -150,29 +150,53 @@ YMM_TARGET static inline __m256i load32(const uint8_t *p)
     return _mm256_loadu_si256((const __m256i *)(const void *)p);
 }
 
+/* Four registers: 128 bytes in flight. */
+typedef struct {
+    __m256i y0, y1, y2, y3;
+} ymm_lanes;
+
+/* The first 128 bytes at P, the register REG xored into the first 32 bits. */
+YMM_TARGET static inline ymm_lanes ymm_start(const uint8_t *p, uint32_t reg)
+{
+    ymm_lanes l = {_mm256_xor_si256(load32(p), _mm256_castsi128_si256(_mm_cvtsi32_si128((int)reg))), load32(p + 32),
+                   load32(p + 64), load32(p + 96)};
+    return l;
+}
+
+/* The next 128 bytes at P folded in (k1024: the constants for D = 1024). */
+YMM_TARGET static inline void ymm_round(ymm_lanes *l, __m256i k1024, const uint8_t *p)
+{
+    l->y0 = ymm_fold(l->y0, k1024, load32(p));
+    l->y1 = ymm_fold(l->y1, k1024, load32(p + 32));
+    l->y2 = ymm_fold(l->y2, k1024, load32(p + 64));
+    l->y3 = ymm_fold(l->y3, k1024, load32(p + 96));
+}
+
+/* The first two registers carried onto the last two, whose four lanes go on over the N bytes at P
+ * as the 128-bit path's; returns the final checksum (finish_four_lanes). */
+YMM_TARGET static inline uint32_t ymm_finish(ymm_lanes l, const uint8_t *p, size_t n)
+{
+    __m256i k512 = ymm_pair(k.fold512);
+    __m256i y2 = ymm_fold(l.y0, k512, l.y2), y3 = ymm_fold(l.y1, k512, l.y3);
+    return finish_four_lanes(_mm256_castsi256_si128(y2), _mm256_extracti128_si256(y2, 1), _mm256_castsi256_si128(y3),
+                             _mm256_extracti128_si256(y3, 1), p, n);
+}
+
 YMM_TARGET uint32_t evgen_crc32c_vpclmul256(uint32_t crc, const void *data, size_t n)
 {
     const uint8_t *p = data;
     if (n < YMM_MIN || !evgen_crc32c_built(&k_state, build_constants))
         return evgen_crc32c_pclmul(crc, data, n);
-    __m256i y0 = _mm256_xor_si256(load32(p), _mm256_castsi128_si256(_mm_cvtsi32_si128((int)~crc)));
-    __m256i y1 = load32(p + 32), y2 = load32(p + 64), y3 = load32(p + 96);
+    ymm_lanes l = ymm_start(p, ~crc);
     p += 128;
     n -= 128;
     __m256i k1024 = ymm_pair(k.fold1024);
     for (; n >= 128; n -= 128, p += 128) {
         _mm_prefetch((const char *)(p + PREFETCH_AHEAD), _MM_HINT_T0);
         _mm_prefetch((const char *)(p + PREFETCH_AHEAD + 64), _MM_HINT_T0);
-        y0 = ymm_fold(y0, k1024, load32(p));
-        y1 = ymm_fold(y1, k1024, load32(p + 32));
-        y2 = ymm_fold(y2, k1024, load32(p + 64));
-        y3 = ymm_fold(y3, k1024, load32(p + 96));
+        ymm_round(&l, k1024, p);
     }
-    __m256i k512 = ymm_pair(k.fold512);
-    y2 = ymm_fold(y0, k512, y2);
-    y3 = ymm_fold(y1, k512, y3);
-    return finish_four_lanes(_mm256_castsi256_si128(y2), _mm256_extracti128_si256(y2, 1), _mm256_castsi256_si128(y3),
-                             _mm256_extracti128_si256(y3, 1), p, n);
+    return ymm_finish(l, p, n);
 }
 
 /* ---- 32-byte registers beside three crc32 streams -----------------------------------------
@@ -230,26 +254,18 @@ YMM_TARGET uint32_t evgen_crc32c_vpclmul256_streams(uint32_t crc, const void *da
     if (n < HYB_CHUNK || !evgen_crc32c_built(&k_state, build_constants) ||
         !evgen_crc32c_built(&hyb_zeros_state, build_hyb_zeros))
         return evgen_crc32c_vpclmul256(crc, data, n);
-    __m256i k1024 = ymm_pair(k.fold1024), k512 = ymm_pair(k.fold512);
+    __m256i k1024 = ymm_pair(k.fold1024);
     uint32_t reg = ~crc;
     for (; n >= HYB_CHUNK; n -= HYB_CHUNK, p += HYB_CHUNK) {
         const uint8_t *sa = p + HYB_ROUNDS * 128u, *sb = sa + HYB_STREAM_LEN, *sd = sb + HYB_STREAM_LEN;
-        __m256i y0 = _mm256_xor_si256(load32(p), _mm256_castsi128_si256(_mm_cvtsi32_si128((int)reg)));
-        __m256i y1 = load32(p + 32), y2 = load32(p + 64), y3 = load32(p + 96);
+        ymm_lanes l = ymm_start(p, reg);
         three_streams st = {0, 0, 0};
         streams_round(&st, sa, sb, sd);
         for (unsigned r = 1; r < HYB_ROUNDS; r++) {
-            const uint8_t *f = p + 128u * r;
-            y0 = ymm_fold(y0, k1024, load32(f));
-            y1 = ymm_fold(y1, k1024, load32(f + 32));
-            y2 = ymm_fold(y2, k1024, load32(f + 64));
-            y3 = ymm_fold(y3, k1024, load32(f + 96));
+            ymm_round(&l, k1024, p + 128u * r);
             streams_round(&st, sa + HYB_STREAM_ROUND * r, sb + HYB_STREAM_ROUND * r, sd + HYB_STREAM_ROUND * r);
         }
-        y2 = ymm_fold(y0, k512, y2);
-        y3 = ymm_fold(y1, k512, y3);
-        uint32_t folded = ~finish_four_lanes(_mm256_castsi256_si128(y2), _mm256_extracti128_si256(y2, 1),
-                                             _mm256_castsi256_si128(y3), _mm256_extracti128_si256(y3, 1), p, 0);
+        uint32_t folded = ~ymm_finish(l, p, 0);
         reg = evgen_crc32c_zeros_apply(&hyb_zeros, folded) ^ (uint32_t)st.a;
         reg = evgen_crc32c_zeros_apply(&hyb_zeros, reg) ^ (uint32_t)st.b;
         reg = evgen_crc32c_zeros_apply(&hyb_zeros, reg) ^ (uint32_t)st.d;
