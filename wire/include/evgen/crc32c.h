@@ -37,7 +37,7 @@ typedef enum {
     EVGEN_CRC32C_VPCLMUL256,  /* the same, two lanes per AVX2 register (VPCLMULQDQ), short buffers as PCLMUL */
     EVGEN_CRC32C_VPCLMUL,     /* the same, four lanes per AVX-512 register (VPCLMULQDQ), short buffers as PCLMUL */
     EVGEN_CRC32C_VPCLMUL256_STREAMS, /* VPCLMUL256 beside three crc32 streams, each on its share of
-                                      * every 8,704 bytes; what is left as VPCLMUL256 */
+                                      * every 3,968 bytes; what is left as VPCLMUL256 */
     EVGEN_CRC32C_N_PATHS
 } evgen_crc32c_path;
 
