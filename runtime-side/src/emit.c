@@ -250,7 +250,7 @@ uint8_t *evgen_emit_begin_slow(evgen_emit *em, const evgen_manifest_desc *manife
                 status = why;
             continue;
         }
-        uint64_t ts = evgen_now(st);
+        uint64_t ts = evgen_now(&t->pub, depth, st);
         uint8_t *p = record_header(&r, st, ts);
         em->thread = &t->pub;
         em->stream = st;

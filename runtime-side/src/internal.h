@@ -112,7 +112,7 @@ struct evgen_session {
     evgen_event_callback callback;
     void *context;
     uint64_t start_ticks, frequency;
-    int clock_is_tsc;
+    uint32_t stream_clock; /* how emits read the clock: EVGEN_STREAM_CLOCK_... (runtime_emit.h) */
     int emitters_write; /* a top emit writes its own full buffer (direct.c); an adaptive session's
                          * writer sets it when it hands the writing over (atomic) */
     int adaptive;       /* EVGEN_BLOCK_WRITER_ADAPTIVE: the O_DIRECT writer hands over to the emitters
@@ -246,6 +246,11 @@ EVGEN_RT_HIDDEN rt_buffer *evgen_rt_block_new(uint8_t type, const evgen_wire_buf
 /* clock.c */
 EVGEN_RT_HIDDEN uint64_t evgen_rt_realtime_ns(void);
 EVGEN_RT_HIDDEN int evgen_rt_tsc_frequency(uint64_t *frequency);
+/* Whether EVGEN_CLOCK_MONOTONIC_TSC reads the counter here (else clock_gettime); decided once per
+ * process, when a session first asks. The environment variable EVGEN_NO_TSC (not "0") says no. */
+int evgen_rt_monotonic_tsc_usable(void);
+/* Test hook (tests/runtime): the next session that asks decides again. */
+void evgen_rt_monotonic_tsc_forget(void);
 EVGEN_RT_HIDDEN uint64_t evgen_rt_now(const evgen_session *s);
 EVGEN_RT_HIDDEN uint64_t evgen_rt_ticks_to_ns(const evgen_session *s, uint64_t ticks);
 

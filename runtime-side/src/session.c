@@ -19,7 +19,7 @@ void evgen_session_options_init(evgen_session_options *options)
     options->buffer_count = 64;
     options->max_payload = 65536; /* ETW's limit */
     options->when_full = EVGEN_WHEN_FULL_WAIT;
-    options->clock = EVGEN_CLOCK_MONOTONIC;
+    options->clock = EVGEN_CLOCK_MONOTONIC_TSC;
     options->block_writer = EVGEN_BLOCK_WRITER_AUTO;
 }
 
@@ -37,7 +37,8 @@ static int resolve_options(const evgen_session_options *in, evgen_session_option
     if (out->buffer_size < 4096 || out->buffer_size > (1u << 30) ||
         (uint64_t)out->max_payload + EVGEN_MAX_RECORD_HEADER > out->buffer_size || out->buffer_count == 0 ||
         (out->when_full != EVGEN_WHEN_FULL_WAIT && out->when_full != EVGEN_WHEN_FULL_DROP) ||
-        (out->clock != EVGEN_CLOCK_MONOTONIC && out->clock != EVGEN_CLOCK_TSC) ||
+        (out->clock != EVGEN_CLOCK_MONOTONIC && out->clock != EVGEN_CLOCK_TSC &&
+         out->clock != EVGEN_CLOCK_MONOTONIC_TSC) ||
         (out->block_writer != EVGEN_BLOCK_WRITER_AUTO && out->block_writer != EVGEN_BLOCK_WRITER_THREAD &&
          out->block_writer != EVGEN_BLOCK_WRITER_DIRECT_IO && out->block_writer != EVGEN_BLOCK_WRITER_ADAPTIVE))
         return -1;
@@ -74,7 +75,7 @@ static void file_header(const evgen_session *s, uint64_t start_unix_ns, uint8_t 
 {
     evgen_wire_file_header fh = {0};
     fh.pointer_size = (uint8_t)sizeof(void *);
-    fh.clock_kind = (uint8_t)s->opt.clock;
+    fh.clock_kind = s->stream_clock == EVGEN_STREAM_CLOCK_TSC ? EVGEN_CLOCK_TSC : EVGEN_CLOCK_MONOTONIC;
     fh.clock_frequency = s->frequency;
     fh.start_ticks = s->start_ticks;
     fh.start_unix_ns = start_unix_ns;
@@ -166,9 +167,12 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
             err = EINVAL; /* no invariant TSC on this machine */
             goto fail;
         }
-        s->clock_is_tsc = 1;
+        s->stream_clock = EVGEN_STREAM_CLOCK_TSC;
     } else {
         s->frequency = 1000000000u;
+        s->stream_clock = opt.clock == EVGEN_CLOCK_MONOTONIC_TSC && evgen_rt_monotonic_tsc_usable()
+                              ? EVGEN_STREAM_CLOCK_MONOTONIC_TSC
+                              : EVGEN_STREAM_CLOCK_SYSTEM;
     }
     int direct_io = sink == RT_SINK_FILE && (opt.block_writer == EVGEN_BLOCK_WRITER_DIRECT_IO ||
                                              opt.block_writer == EVGEN_BLOCK_WRITER_ADAPTIVE);

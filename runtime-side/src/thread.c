@@ -108,7 +108,7 @@ void evgen_rt_thread_join(rt_thread *t, evgen_session *s)
         st->written = 0;
         __atomic_store_n(&st->claimed, 0, __ATOMIC_RELAXED);
         st->max_payload = s->opt.max_payload;
-        st->clock_is_tsc = (uint32_t)s->clock_is_tsc;
+        st->clock = s->stream_clock;
         rt_stream *rs = &t->streams[slot][d];
         rs->buf = NULL;
         rs->block_first = rs->dropped_since_block = 0;

@@ -158,7 +158,7 @@ static void test_runtime_options(void **state)
     assert_int_equal(o.buffer_count, 64);
     assert_int_equal(o.max_payload, 65536);
     assert_int_equal(o.when_full, EVGEN_WHEN_FULL_WAIT);
-    assert_int_equal(o.clock, EVGEN_CLOCK_MONOTONIC);
+    assert_int_equal(o.clock, EVGEN_CLOCK_MONOTONIC_TSC);
 
     struct {
         uint32_t buffer_size, buffer_count, max_payload, when_full, clock, size;

@@ -66,12 +66,19 @@ typedef enum evgen_block_writer {
 } evgen_block_writer;
 
 typedef enum evgen_clock_kind {
-    EVGEN_CLOCK_MONOTONIC = 1, /* CLOCK_MONOTONIC, nanoseconds */
-    EVGEN_CLOCK_TSC = 2        /* the CPU's time-stamp counter, frequency calibrated at open (~20 ms)
+    EVGEN_CLOCK_MONOTONIC = 1, /* CLOCK_MONOTONIC nanoseconds, clock_gettime on every emit */
+    EVGEN_CLOCK_TSC = 2,       /* the CPU's time-stamp counter, frequency calibrated at open (~20 ms)
                                 * against CLOCK_MONOTONIC to a few parts per million, which its
                                 * nanoseconds may drift by over a long session; cheaper to read (~10
                                 * ns against ~25 here: docs/performance.md); x86-64 with an
                                 * invariant TSC only, else open fails with EINVAL */
+    EVGEN_CLOCK_MONOTONIC_TSC = 3 /* CLOCK_MONOTONIC nanoseconds, as EVGEN_CLOCK_MONOTONIC writes them
+                                   * (the trace says CLOCK_MONOTONIC), read from the time-stamp counter
+                                   * between clock_gettime anchors at most 1 ms apart: within a few tens
+                                   * of ns of clock_gettime's value, at the counter's cost (~20 ns less
+                                   * per emit here: docs/performance.md); the default. Where the kernel
+                                   * does not keep time with an invariant TSC (and on other CPUs, or
+                                   * with EVGEN_NO_TSC set), clock_gettime, as EVGEN_CLOCK_MONOTONIC */
 } evgen_clock_kind;
 
 typedef struct evgen_session_options {
@@ -90,7 +97,7 @@ typedef struct evgen_session_options {
                                * ETW). buffer_size must be at least 4096 and
                                * max_payload + EVGEN_MAX_RECORD_HEADER */
     evgen_when_full when_full; /* default EVGEN_WHEN_FULL_WAIT */
-    evgen_clock_kind clock;   /* default EVGEN_CLOCK_MONOTONIC */
+    evgen_clock_kind clock;   /* default EVGEN_CLOCK_MONOTONIC_TSC */
     evgen_block_writer block_writer; /* default EVGEN_BLOCK_WRITER_AUTO */
 } evgen_session_options;
 

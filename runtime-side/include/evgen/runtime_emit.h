@@ -68,15 +68,33 @@ typedef struct evgen_stream {
     uint64_t written;      /* records committed in this session */
     uint32_t claimed;      /* set by a flusher: the next emit takes the slow path */
     uint32_t max_payload;  /* the session's limit */
-    uint32_t clock_is_tsc; /* the session's clock */
+    uint32_t clock;        /* how the session's clock is read: EVGEN_STREAM_CLOCK_... */
     uint32_t last_type;    /* type of the buffer's previous record (EVGEN_NO_TYPE: none yet) */
 } evgen_stream;
+
+/* evgen_stream.clock */
+#define EVGEN_STREAM_CLOCK_SYSTEM 0u        /* clock_gettime(CLOCK_MONOTONIC) */
+#define EVGEN_STREAM_CLOCK_TSC 1u           /* the time-stamp counter's ticks (EVGEN_CLOCK_TSC) */
+#define EVGEN_STREAM_CLOCK_MONOTONIC_TSC 2u /* CLOCK_MONOTONIC from the TSC (EVGEN_CLOCK_MONOTONIC_TSC) */
+
+/* CLOCK_MONOTONIC read from the time-stamp counter (EVGEN_CLOCK_MONOTONIC_TSC): within `span`
+ * ticks of the anchor, ns + (ticks since it * mult >> 32); past it, clock.c takes a new anchor
+ * from clock_gettime. An anchor spans 1 ms at most, so the time it gives stays within a few tens of
+ * ns of clock_gettime's (docs/performance.md). One per nesting level: an emit that interrupts another's
+ * re-anchoring has its own. */
+typedef struct evgen_clock_anchor {
+    uint64_t tsc;  /* the counter at the anchor */
+    uint64_t ns;   /* CLOCK_MONOTONIC at the anchor */
+    uint64_t span; /* ticks the anchor is good for; 0: none */
+    uint64_t mult; /* nanoseconds per tick, times 2^32 */
+} evgen_clock_anchor;
 
 /* A thread's state; the runtime keeps more after it. */
 typedef struct evgen_thread {
     uint32_t depth;   /* emits of this thread in progress; a flusher waits while it covers a stream */
     uint32_t no_wait; /* non-zero while the thread is inside the runtime: an emit then never waits */
     evgen_stream streams[EVGEN_MAX_SESSIONS][EVGEN_MAX_NESTING];
+    evgen_clock_anchor anchors[EVGEN_MAX_NESTING];
 } evgen_thread;
 
 /* The thread pointer's model. Initial-exec: one load from the thread pointer, in a shared object
@@ -126,12 +144,27 @@ uint8_t *evgen_emit_begin_slow(evgen_emit *em, const evgen_manifest_desc *manife
 /* Copies a committed record to the other sessions in em->more (out of line: rare). */
 void evgen_emit_copy(evgen_emit *em, const uint8_t *end);
 
-static inline uint64_t evgen_now(const evgen_stream *st)
+/* CLOCK_MONOTONIC from a new anchor for A, or from clock_gettime alone while none can be taken
+ * (out of line: once per anchor's span). */
+uint64_t evgen_clock_reanchor(evgen_clock_anchor *a);
+
+/* The timestamp of an emit at nesting level DEPTH of thread T into stream ST. */
+static inline uint64_t evgen_now(evgen_thread *t, uint32_t depth, const evgen_stream *st)
 {
 #if defined(__x86_64__) || defined(__i386__)
-    if (st->clock_is_tsc)
-        return __builtin_ia32_rdtsc();
+    if (st->clock != EVGEN_STREAM_CLOCK_SYSTEM) {
+        uint64_t tsc = __builtin_ia32_rdtsc();
+        if (st->clock == EVGEN_STREAM_CLOCK_TSC)
+            return tsc;
+        evgen_clock_anchor *a = &t->anchors[depth];
+        uint64_t x = tsc - a->tsc;
+        if (EVGEN_LIKELY(x < a->span))
+            return a->ns + ((x * a->mult) >> 32);
+        return evgen_clock_reanchor(a);
+    }
 #else
+    (void)t;
+    (void)depth;
     (void)st;
 #endif
     return evgen_clock_monotonic();
@@ -168,7 +201,7 @@ EVGEN_EMIT_INLINE uint8_t *evgen_emit_begin(evgen_emit *em, const evgen_manifest
             evgen_stream *st = &t->streams[__builtin_ctz(sessions | (1u << EVGEN_MAX_SESSIONS)) & (EVGEN_MAX_SESSIONS - 1)][d];
             if (EVGEN_LIKELY(sessions != 0 && !__atomic_load_n(&st->claimed, __ATOMIC_ACQUIRE) && payload <= st->max_payload &&
                              (size_t)(st->end - st->pos) >= (size_t)payload + EVGEN_MAX_RECORD_HEADER)) {
-                uint64_t ts = evgen_now(st);
+                uint64_t ts = evgen_now(t, d, st);
                 uint8_t *p = evgen_put_record_header(st->pos, st, manifest->type_base + type, variable, payload, ts);
                 em->thread = t;
                 em->stream = st;

@@ -1,0 +1,216 @@
+/* test_runtime_clock.c — EVGEN_CLOCK_MONOTONIC_TSC: CLOCK_MONOTONIC read from the time-stamp counter
+ * between anchors (runtime-side/src/clock.c). Each event carries clock_gettime's value just before
+ * its emit; its timestamp in the trace must lie between that and the value just after, for
+ * events spread over the anchors' ramp (the origin young, spans short) and well past it, on
+ * several threads and in a signal handler interrupting emits (a nesting level's own anchor). */
+#include <pthread.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/time.h>
+#include <time.h>
+
+#include <cmocka.h>
+
+#include "evgen/runtime.h"
+#include "test_manifest.h"
+#include "trace_parse.h"
+
+/* Hidden in the library (internal.h); the tests link it statically. */
+int evgen_rt_monotonic_tsc_usable(void);
+void evgen_rt_monotonic_tsc_forget(void);
+
+enum {
+    EVENTS_PER_THREAD = 40000,
+    THREADS = 3,
+    SPACING_NS = 2500,     /* between a thread's events: 100 ms per thread */
+    HANDLER_EVENTS = 4096, /* most the signal handler records */
+    TOLERANCE_NS = 2000    /* allowed outside [before, after]: a broken conversion is off by far more */
+};
+
+static uint64_t now_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+/* The value after each emit, by (thread, sequence) or the handler's count; the value before is in
+ * the payload, with the thread (THREADS + k for the handler's k-th event). */
+static uint64_t after_main[THREADS][EVENTS_PER_THREAD];
+static uint64_t after_handler[HANDLER_EVENTS];
+static volatile sig_atomic_t handler_n;
+
+static void handler(int sig)
+{
+    (void)sig;
+    int k = handler_n;
+    if (k >= HANDLER_EVENTS)
+        return;
+    uint64_t before = now_ns();
+    if (fire_tick(THREADS + (uint32_t)k, before) == EVGEN_EMIT_OK) {
+        after_handler[k] = now_ns();
+        handler_n = k + 1;
+    }
+}
+
+static void *emit_thread(void *arg)
+{
+    uint32_t id = (uint32_t)(uintptr_t)arg;
+    for (uint32_t k = 0; k < EVENTS_PER_THREAD; k++) {
+        uint64_t before = now_ns();
+        assert_int_equal(fire_tick(id, before), EVGEN_EMIT_OK);
+        after_main[id][k] = now_ns();
+        while (now_ns() - before < SPACING_NS) {
+        }
+    }
+    return NULL;
+}
+
+typedef struct checked {
+    size_t n, outside;
+    int64_t worst; /* the farthest outside [before, after] (0: none) */
+} checked;
+
+static void check_one(checked *c, uint64_t ts, uint64_t before, uint64_t after)
+{
+    int64_t off = ts < before ? (int64_t)(before - ts) : ts > after ? (int64_t)(ts - after) : 0;
+    c->n++;
+    if (off > c->worst)
+        c->worst = off;
+    if (off > TOLERANCE_NS)
+        c->outside++;
+}
+
+static void check_trace(const uint8_t *mem, size_t size, int with_handler)
+{
+    tp_trace t;
+    tp_records recs = {0};
+    assert_int_equal(tp_parse(mem, size, tp_collect, &recs, &t), 0);
+    assert_int_equal(t.clock_kind, EVGEN_CLOCK_MONOTONIC); /* the trace says CLOCK_MONOTONIC */
+    assert_int_equal(t.clock_frequency, 1000000000u);
+    size_t seen[THREADS] = {0};
+    size_t handler_seen = 0;
+    checked c = {0, 0, 0};
+    for (size_t i = 0; i < recs.n; i++) {
+        const tp_record *r = &recs.items[i];
+        assert_int_equal(r->size, TEST_TICK_SIZE);
+        uint32_t id;
+        uint64_t before;
+        memcpy(&id, r->payload, 4);
+        memcpy(&before, r->payload + 4, 8);
+        if (id >= THREADS) { /* the handler's k-th event (its streams' blocks come in their own order) */
+            assert_true(id - THREADS < (uint32_t)handler_n);
+            check_one(&c, r->ticks, before, after_handler[id - THREADS]);
+            handler_seen++;
+            continue;
+        }
+        assert_true(id < THREADS);
+        /* A thread's events are in its order (one stream each, level 0): the k-th is its k-th emit. */
+        assert_int_equal(r->stream, 0);
+        size_t k = seen[id]++;
+        check_one(&c, r->ticks, before, after_main[id][k]);
+    }
+    for (int i = 0; i < THREADS; i++)
+        assert_int_equal(seen[i], EVENTS_PER_THREAD);
+    if (with_handler)
+        assert_int_equal(handler_seen, (size_t)handler_n);
+    print_message("%zu timestamps, the farthest %lld ns outside clock_gettime's [before, after]\n", c.n,
+                  (long long)c.worst);
+    if (c.outside)
+        fail_msg("%zu of %zu timestamps outside clock_gettime's [before, after] by more than %d ns (worst %lld ns)",
+                 c.outside, c.n, TOLERANCE_NS, (long long)c.worst);
+    tp_records_free(&recs);
+    tp_free(&t);
+}
+
+/* THREADS threads emit EVENTS_PER_THREAD each, the main one interrupted by SIGALRM every 200 us
+ * (whose handler emits, at level 1 when it interrupted an emit) when WITH_HANDLER; the others block
+ * the signal. Returns the trace. */
+static uint8_t *run_session(int with_handler, size_t *size)
+{
+    evgen_session_options o;
+    evgen_session_options_init(&o);
+    o.clock = EVGEN_CLOCK_MONOTONIC_TSC;
+    o.buffer_size = 1 << 20;
+    evgen_session *s = evgen_session_open_memory(&o);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    handler_n = 0;
+    if (with_handler) {
+        struct sigaction sa;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = handler;
+        sigemptyset(&sa.sa_mask);
+        assert_int_equal(sigaction(SIGALRM, &sa, NULL), 0);
+        struct itimerval every = {{0, 200}, {0, 200}};
+        assert_int_equal(setitimer(ITIMER_REAL, &every, NULL), 0);
+    }
+    sigset_t alarm, old;
+    sigemptyset(&alarm);
+    sigaddset(&alarm, SIGALRM);
+    assert_int_equal(pthread_sigmask(SIG_BLOCK, &alarm, &old), 0); /* the threads inherit it */
+    pthread_t tid[THREADS];
+    for (int i = 1; i < THREADS; i++)
+        assert_int_equal(pthread_create(&tid[i], NULL, emit_thread, (void *)(uintptr_t)i), 0);
+    assert_int_equal(pthread_sigmask(SIG_SETMASK, &old, NULL), 0);
+    emit_thread((void *)(uintptr_t)0); /* the main thread: the one SIGALRM interrupts (mostly) */
+    for (int i = 1; i < THREADS; i++)
+        assert_int_equal(pthread_join(tid[i], NULL), 0);
+    if (with_handler) {
+        struct itimerval off;
+        memset(&off, 0, sizeof off);
+        assert_int_equal(setitimer(ITIMER_REAL, &off, NULL), 0);
+        signal(SIGALRM, SIG_DFL);
+    }
+    uint8_t *mem;
+    assert_int_equal(evgen_session_close(s, NULL, &mem, size), 0);
+    return mem;
+}
+
+static void test_monotonic_tsc_within_clock_gettime(void **state)
+{
+    (void)state;
+    size_t size;
+    uint8_t *mem = run_session(1, &size);
+    check_trace(mem, size, 1);
+    free(mem);
+    if (evgen_rt_monotonic_tsc_usable()) {
+        /* The counter was read: this thread's level-0 anchor spans time (1 ms by now). */
+        assert_non_null(evgen_thread_self);
+        assert_true(evgen_thread_self->anchors[0].span != 0);
+    } else {
+        print_message("no TSC clocksource here: EVGEN_CLOCK_MONOTONIC_TSC read clock_gettime\n");
+    }
+}
+
+/* EVGEN_NO_TSC: the same trace from clock_gettime alone, no anchor taken. */
+static void test_monotonic_tsc_refused_by_environment(void **state)
+{
+    (void)state;
+    assert_int_equal(setenv("EVGEN_NO_TSC", "1", 1), 0);
+    evgen_rt_monotonic_tsc_forget();
+    assert_int_equal(evgen_rt_monotonic_tsc_usable(), 0);
+    if (evgen_thread_self)
+        memset(evgen_thread_self->anchors, 0, sizeof evgen_thread_self->anchors);
+    size_t size;
+    uint8_t *mem = run_session(0, &size);
+    check_trace(mem, size, 0);
+    free(mem);
+    assert_int_equal(evgen_thread_self->anchors[0].span, 0);
+    assert_int_equal(unsetenv("EVGEN_NO_TSC"), 0);
+    evgen_rt_monotonic_tsc_forget();
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_monotonic_tsc_within_clock_gettime),
+        cmocka_unit_test(test_monotonic_tsc_refused_by_environment),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
