@@ -2,24 +2,29 @@
  * FIRE_EVENT, as an application calls it) into a file session, one thread, timed from the first
  * event until evgen_session_close returns (the file complete); fails unless the session wrote every
  * event and dropped none; with --direct-io, through the O_DIRECT writer (EVGEN_BLOCK_WRITER_DIRECT_IO),
- * with --adaptive, the adaptive writer (EVGEN_BLOCK_WRITER_ADAPTIVE).
+ * with --adaptive, the adaptive writer (EVGEN_BLOCK_WRITER_ADAPTIVE). The session's clock is the default,
+ * CLOCK_MONOTONIC read from the time-stamp counter (EVGEN_CLOCK_MONOTONIC_TSC), or with --clock-gettime
+ * clock_gettime on every event (EVGEN_CLOCK_MONOTONIC), as the floor and the peers read it.
  * `--disabled` times instead the call site with no session enabling the event: FIRE_EVENT's
  * EventEnabled check (a load and a branch), beside LTTng's tracepoint_enabled.
- * Usage: peer_evgen EVENTS FILE [--direct-io | --adaptive] | peer_evgen --disabled EVENTS */
+ * Usage: peer_evgen EVENTS FILE [--direct-io | --adaptive] [--clock-gettime] | peer_evgen --disabled EVENTS */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <string.h>
 
 #include "evgen/runtime.h"
 #include "gcevents_runtime.h"
 #include "peer_timing.h"
 
-static const char usage[] = "peer_evgen EVENTS FILE [--direct-io | --adaptive] | peer_evgen --disabled EVENTS";
+static const char usage[] =
+    "peer_evgen EVENTS FILE [--direct-io | --adaptive] [--clock-gettime] | peer_evgen --disabled EVENTS";
 
-static int run_enabled(long events, const char *path, evgen_block_writer writer, const char *name)
+static int run_enabled(long events, const char *path, evgen_block_writer writer, evgen_clock_kind clock,
+                       const char *name)
 {
     evgen_session_options options;
     evgen_session_options_init(&options);
-    options.clock = EVGEN_CLOCK_MONOTONIC;
+    options.clock = clock;
     options.block_writer = writer;
     evgen_session *session = evgen_session_open_file(path, &options);
     if (!session) {
@@ -61,12 +66,28 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--disabled") == 0)
         return run_disabled(peer_events_arg(argv[2], usage));
-    if (argc == 3)
-        return run_enabled(peer_events_arg(argv[1], usage), argv[2], EVGEN_BLOCK_WRITER_AUTO, "evgen");
-    if (argc == 4 && strcmp(argv[3], "--direct-io") == 0)
-        return run_enabled(peer_events_arg(argv[1], usage), argv[2], EVGEN_BLOCK_WRITER_DIRECT_IO, "evgen-dio");
-    if (argc == 4 && strcmp(argv[3], "--adaptive") == 0)
-        return run_enabled(peer_events_arg(argv[1], usage), argv[2], EVGEN_BLOCK_WRITER_ADAPTIVE, "evgen-adaptive");
-    fprintf(stderr, "usage: %s\n", usage);
-    return 2;
+    if (argc < 3) {
+        fprintf(stderr, "usage: %s\n", usage);
+        return 2;
+    }
+    evgen_block_writer writer = EVGEN_BLOCK_WRITER_AUTO;
+    evgen_clock_kind clock = EVGEN_CLOCK_MONOTONIC_TSC; /* the default */
+    const char *writer_name = "";
+    for (int i = 3; i < argc; i++) {
+        if (strcmp(argv[i], "--direct-io") == 0 && writer == EVGEN_BLOCK_WRITER_AUTO) {
+            writer = EVGEN_BLOCK_WRITER_DIRECT_IO;
+            writer_name = "-dio";
+        } else if (strcmp(argv[i], "--adaptive") == 0 && writer == EVGEN_BLOCK_WRITER_AUTO) {
+            writer = EVGEN_BLOCK_WRITER_ADAPTIVE;
+            writer_name = "-adaptive";
+        } else if (strcmp(argv[i], "--clock-gettime") == 0) {
+            clock = EVGEN_CLOCK_MONOTONIC;
+        } else {
+            fprintf(stderr, "usage: %s\n", usage);
+            return 2;
+        }
+    }
+    char name[64];
+    snprintf(name, sizeof name, "evgen%s%s", writer_name, clock == EVGEN_CLOCK_MONOTONIC ? "-cg" : "");
+    return run_enabled(peer_events_arg(argv[1], usage), argv[2], writer, clock, name);
 }

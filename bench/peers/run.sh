@@ -169,6 +169,13 @@ run_evgen() {
         die "the evgen harness failed (--adaptive)"
     record "$1" "$(file_bytes "$out/trace.evtrace")" <"$out/evgen.txt"
     rm -f "$out/trace.evtrace"
+    local mode
+    for mode in "" --adaptive; do # clock_gettime on every event, as the floor and the peers read the clock
+        "$peer_evgen" "$events" "$out/trace.evtrace" ${mode:+"$mode"} --clock-gettime >"$out/evgen.txt" ||
+            die "the evgen harness failed ($mode --clock-gettime)"
+        record "$1" "$(file_bytes "$out/trace.evtrace")" <"$out/evgen.txt"
+        rm -f "$out/trace.evtrace"
+    done
     "$peer_evgen" --disabled $((events * 10)) >"$out/evgen.txt" || die "the evgen harness failed (--disabled)"
     record "$1" 0 <"$out/evgen.txt"
 }
@@ -256,16 +263,18 @@ awk -v rounds="$rounds" '
         for (name in names) for (r = 1; r <= rounds; r++) if ((r, "floor") in w && (r, name) in w) {
             wr[name] = wr[name] " " w[r, name] / w[r, "floor"]; cr[name] = cr[name] " " c[r, name] / c[r, "floor"] }
         printf "\n%-46s %9s %9s %9s %8s %8s %8s\n", "harness (emitting)", "wall ns", "CPU ns", "M ev/s", "bytes", "wall/fl", "CPU/fl"
-        split("floor evgen evgen-dio evgen-adaptive barectf lttng-loop lttng lttng-flushed", order, " ")
+        split("floor evgen evgen-dio evgen-adaptive evgen-cg evgen-adaptive-cg barectf lttng-loop lttng lttng-flushed", order, " ")
         label["floor"] = "floor: memcpy + clock_gettime + fwrite"
         label["evgen"] = "evgen FireEtwGCHeapStats_V2, until closed"
         label["evgen-dio"] = "  the same, the O_DIRECT writer"
         label["evgen-adaptive"] = "  the same, the adaptive writer"
+        label["evgen-cg"] = "evgen, clock_gettime on every event"
+        label["evgen-adaptive-cg"] = "  the same, the adaptive writer"
         label["barectf"] = "barectf 3, 64 KiB packets, until closed"
         label["lttng-loop"] = "LTTng-UST 2.13, emitting loop only"
         label["lttng"] = "LTTng-UST 2.13, until lttng stop (+consumerd)"
         label["lttng-flushed"] = "LTTng-UST 2.13, until flushed (+consumerd)"
-        for (i = 1; i <= 8; i++) { n = order[i]; if (!(n in names)) continue
+        for (i = 1; i <= 10; i++) { n = order[i]; if (!(n in names)) continue
             mw = median(walls[n]); printf "%-46s %9.1f %9.1f %9.2f %8.1f %8.2f %8.2f\n", label[n], mw, median(cpus[n]),
                 1e3 / mw, median(bytes[n]), median(wr[n]), median(cr[n]) }
         printf "\n%-46s %9s\n", "disabled call site", "wall ns"
