@@ -541,9 +541,10 @@ int evgen_rt_adaptive_handed_over(const evgen_session *s)
  * windows in a row.
  *
  * Why half their time. Writing its own blocks through the page cache costs an emitter a copy of
- * each, about half to 0.6 of what emitting them costs (docs/performance.md: the default writer's CPU per
- * event against the O_DIRECT writer's emitter); so the page cache lets emitters go faster than the
- * disk only when they wait for it more than ~40% of their time, and by a quarter at half. One
+ * each, about as much as emitting them with the default clock (0.5-0.6 of it with clock_gettime on
+ * every emit; docs/performance.md: the default writer's CPU per event against the O_DIRECT writer's
+ * emitter); so the page cache lets emitters go faster than the disk only when they wait for it
+ * more than ~40-50% of their time. One
  * emitter that the disk about matches (this project's VM) mostly stays; two such emitters wait
  * most of their time, and two wait at once as soon as the pool runs dry. Several windows, not one: one emitter's waits
  * come in bursts, the disk's speed going up and down. */
