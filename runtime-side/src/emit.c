@@ -285,7 +285,10 @@ void evgen_emit_copy(evgen_emit *em, const uint8_t *end)
         evgen_stream *st = reserve(&r, &why);
         if (!st)
             continue;
-        uint8_t *p = record_header(&r, st, em->ts);
+        /* The first session's timestamp, unless this one counts in other units (raw TSC ticks
+         * against nanoseconds): then its own clock's. */
+        int same_units = (st->clock == EVGEN_STREAM_CLOCK_TSC) == (em->stream->clock == EVGEN_STREAM_CLOCK_TSC);
+        uint8_t *p = record_header(&r, st, same_units ? em->ts : evgen_now(&t->pub, em->depth, st));
         memcpy(p, em->payload, payload);
         st->pos = p + payload;
         st->written++;

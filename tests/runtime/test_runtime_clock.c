@@ -2,7 +2,8 @@
  * between anchors (runtime-side/src/clock.c). Each event carries clock_gettime's value just before
  * its emit; its timestamp in the trace must lie between that and the value just after, for
  * events spread over the anchors' ramp (the origin young, spans short) and well past it, on
- * several threads and in a signal handler interrupting emits (a nesting level's own anchor). */
+ * several threads and in a signal handler interrupting emits (a nesting level's own anchor); and
+ * one emit recorded by a ticks session and a nanoseconds one at once. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -206,11 +207,70 @@ static void test_monotonic_tsc_refused_by_environment(void **state)
     evgen_rt_monotonic_tsc_forget();
 }
 
+/* One emit recorded by two sessions whose clocks count in different units: each trace gets its
+ * own clock's timestamp (the copy to the second session does not reuse the first's). */
+static void test_sessions_with_different_clocks(void **state)
+{
+    (void)state;
+    evgen_session_options ticks, ns;
+    evgen_session_options_init(&ticks);
+    evgen_session_options_init(&ns);
+    ticks.clock = EVGEN_CLOCK_TSC;
+    evgen_session *a = evgen_session_open_memory(&ticks);
+    if (!a)
+        skip(); /* no invariant TSC here */
+    evgen_session *b = evgen_session_open_memory(&ns); /* the default: nanoseconds */
+    assert_non_null(b);
+    assert_int_equal(evgen_session_enable(a, NULL, 255, ~0ull), 0);
+    assert_int_equal(evgen_session_enable(b, NULL, 255, ~0ull), 0);
+    enum { N = 1000 };
+    static uint64_t after[N];
+    for (uint32_t k = 0; k < N; k++) {
+        uint64_t before = now_ns();
+        assert_int_equal(fire_tick(k, before), EVGEN_EMIT_OK);
+        after[k] = now_ns();
+    }
+    uint8_t *mem_a, *mem_b;
+    size_t size_a, size_b;
+    assert_int_equal(evgen_session_close(a, NULL, &mem_a, &size_a), 0);
+    assert_int_equal(evgen_session_close(b, NULL, &mem_b, &size_b), 0);
+    tp_trace ta, tb;
+    tp_records ra = {0}, rb = {0};
+    assert_int_equal(tp_parse(mem_a, size_a, tp_collect, &ra, &ta), 0);
+    assert_int_equal(tp_parse(mem_b, size_b, tp_collect, &rb, &tb), 0);
+    assert_int_equal(ta.clock_kind, EVGEN_CLOCK_TSC);
+    assert_int_equal(tb.clock_kind, EVGEN_CLOCK_MONOTONIC);
+    assert_int_equal(ra.n, N);
+    assert_int_equal(rb.n, N);
+    checked c = {0, 0, 0};
+    for (size_t i = 0; i < rb.n; i++) {
+        uint32_t k;
+        uint64_t before;
+        memcpy(&k, rb.items[i].payload, 4);
+        memcpy(&before, rb.items[i].payload + 4, 8);
+        assert_true(k < N);
+        check_one(&c, rb.items[i].ticks, before, after[k]);
+    }
+    if (c.outside)
+        fail_msg("%zu of %zu nanosecond timestamps off clock_gettime's by more than %d ns (worst %lld)", c.outside,
+                 c.n, TOLERANCE_NS, (long long)c.worst);
+    /* And the ticks session's are ticks: one per event, rising, at the counter's rate. */
+    for (size_t i = 1; i < ra.n; i++)
+        assert_true(ra.items[i].ticks >= ra.items[i - 1].ticks);
+    tp_records_free(&ra);
+    tp_records_free(&rb);
+    tp_free(&ta);
+    tp_free(&tb);
+    free(mem_a);
+    free(mem_b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_monotonic_tsc_within_clock_gettime),
         cmocka_unit_test(test_monotonic_tsc_refused_by_environment),
+        cmocka_unit_test(test_sessions_with_different_clocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
