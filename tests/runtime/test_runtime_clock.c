@@ -21,7 +21,7 @@
 #include "test_manifest.h"
 #include "trace_parse.h"
 
-/* Hidden in the library (internal.h); the tests link it statically. */
+/* libevgen-runtime's test hooks (runtime-side/src/internal.h). */
 int evgen_rt_monotonic_tsc_usable(void);
 void evgen_rt_monotonic_tsc_forget(void);
 
