@@ -2,8 +2,9 @@
  * between anchors (runtime-side/src/clock.c). Each event carries clock_gettime's value just before
  * its emit; its timestamp in the trace must lie between that and the value just after, for
  * events spread over the anchors' ramp (the origin young, spans short) and well past it, on
- * several threads and in a signal handler interrupting emits (a nesting level's own anchor); and
- * one emit recorded by a ticks session and a nanoseconds one at once. */
+ * several threads and in a signal handler interrupting emits (a nesting level's own anchor); an
+ * anchor made wrong, which the next re-anchoring must catch; and one emit recorded by a ticks
+ * session and a nanoseconds one at once. */
 #include <pthread.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -207,6 +208,77 @@ static void test_monotonic_tsc_refused_by_environment(void **state)
     evgen_rt_monotonic_tsc_forget();
 }
 
+/* An anchor that no longer agrees with clock_gettime (as after a suspend, or a counter that
+ * jumped): the next re-anchoring finds its prediction off, starts again from a new origin and
+ * gives clock_gettime's value, and the anchors after it are right again. */
+static void test_monotonic_tsc_recovers_from_a_wrong_anchor(void **state)
+{
+    (void)state;
+#if defined(__x86_64__)
+    evgen_session_options o;
+    evgen_session_options_init(&o);
+    o.clock = EVGEN_CLOCK_MONOTONIC_TSC;
+    evgen_session *s = evgen_session_open_memory(&o);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    if (!evgen_rt_monotonic_tsc_usable()) {
+        evgen_session_close(s, NULL, NULL, NULL);
+        skip();
+    }
+    enum { N = 2000 };
+    static uint64_t before[N], after[N];
+    /* Emit until this thread holds a real anchor. */
+    uint64_t start = now_ns();
+    while (!evgen_thread_self || evgen_thread_self->anchors[0].span == 0) {
+        assert_int_equal(fire_tick(0, now_ns()), EVGEN_EMIT_OK);
+        assert_true(now_ns() - start < 1000000000u);
+    }
+    /* Now 1 ms off: consistent with the counter's rate otherwise, and just expired (its span ends
+     * 1 tick before the counter it was anchored at plus the span), so the next emit re-anchors and
+     * compares its prediction, within four spans, with clock_gettime's value. */
+    evgen_clock_anchor *a = &evgen_thread_self->anchors[0];
+    const uint64_t back = 2000000; /* ticks: ~1 ms at 2 GHz */
+    uint64_t t0 = __builtin_ia32_rdtsc(), n0 = now_ns();
+    a->tsc = t0 - back;
+    a->ns = n0 - ((back * a->mult) >> 32) - 1000000;
+    a->span = back - 1;
+    before[0] = now_ns();
+    assert_int_equal(fire_tick(1, before[0]), EVGEN_EMIT_OK);
+    after[0] = now_ns();
+    assert_int_equal(evgen_thread_self->anchors[0].span, 0); /* started again: no anchor yet */
+    for (uint32_t k = 1; k < N; k++) { /* over ~2 ms: the new origin's ramp, then anchors again */
+        before[k] = now_ns();
+        assert_int_equal(fire_tick(1 + k, before[k]), EVGEN_EMIT_OK);
+        after[k] = now_ns();
+        while (now_ns() - before[k] < 1000) {
+        }
+    }
+    assert_true(evgen_thread_self->anchors[0].span != 0);
+    uint8_t *mem;
+    size_t size;
+    assert_int_equal(evgen_session_close(s, NULL, &mem, &size), 0);
+    tp_trace t;
+    tp_records recs = {0};
+    assert_int_equal(tp_parse(mem, size, tp_collect, &recs, &t), 0);
+    checked c = {0, 0, 0};
+    for (size_t i = 0; i < recs.n; i++) {
+        uint32_t id;
+        memcpy(&id, recs.items[i].payload, 4);
+        if (id >= 1) /* the events from the wrong anchor on */
+            check_one(&c, recs.items[i].ticks, before[id - 1], after[id - 1]);
+    }
+    assert_int_equal(c.n, N);
+    if (c.outside)
+        fail_msg("%zu of %zu timestamps off clock_gettime's by more than %d ns (worst %lld)", c.outside, c.n,
+                 TOLERANCE_NS, (long long)c.worst);
+    tp_records_free(&recs);
+    tp_free(&t);
+    free(mem);
+#else
+    skip();
+#endif
+}
+
 /* One emit recorded by two sessions whose clocks count in different units: each trace gets its
  * own clock's timestamp (the copy to the second session does not reuse the first's). */
 static void test_sessions_with_different_clocks(void **state)
@@ -270,6 +342,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_monotonic_tsc_within_clock_gettime),
         cmocka_unit_test(test_monotonic_tsc_refused_by_environment),
+        cmocka_unit_test(test_monotonic_tsc_recovers_from_a_wrong_anchor),
         cmocka_unit_test(test_sessions_with_different_clocks),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
