@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "evgen/runtime.h"
+#include "rt_helpers.h"
 #include "test_manifest.h"
 #include "trace_parse.h"
 
@@ -88,23 +89,37 @@ static void check_one(checked *c, uint64_t ts, uint64_t before, uint64_t after)
         c->outside++;
 }
 
-static void check_trace(const uint8_t *mem, size_t size, int with_handler)
+/* Fails unless every timestamp check_one saw lay within TOLERANCE_NS of its [before, after]. */
+static void check_passed(const checked *c)
 {
-    tp_trace t;
-    tp_records recs = {0};
-    assert_int_equal(tp_parse(mem, size, tp_collect, &recs, &t), 0);
-    assert_int_equal(t.clock_kind, EVGEN_CLOCK_MONOTONIC); /* the trace says CLOCK_MONOTONIC */
-    assert_int_equal(t.clock_frequency, 1000000000u);
+    print_message("%zu timestamps, the farthest %lld ns outside clock_gettime's [before, after]\n", c->n,
+                  (long long)c->worst);
+    if (c->outside)
+        fail_msg("%zu of %zu timestamps outside clock_gettime's [before, after] by more than %d ns (worst %lld ns)",
+                 c->outside, c->n, TOLERANCE_NS, (long long)c->worst);
+}
+
+/* A tick record's fields: fire_tick's thread (here an event's id) and sequence (here the clock
+ * before its emit). */
+static void tick_fields(const tp_record *r, uint32_t *id, uint64_t *before)
+{
+    assert_int_equal(r->size, TEST_TICK_SIZE);
+    memcpy(id, r->payload, 4);
+    memcpy(before, r->payload + 4, 8);
+}
+
+static void check_trace(const rt_closed *closed, int with_handler)
+{
+    assert_int_equal(closed->parsed.clock_kind, EVGEN_CLOCK_MONOTONIC); /* the trace says CLOCK_MONOTONIC */
+    assert_int_equal(closed->parsed.clock_frequency, 1000000000u);
     size_t seen[THREADS] = {0};
     size_t handler_seen = 0;
     checked c = {0, 0, 0};
-    for (size_t i = 0; i < recs.n; i++) {
-        const tp_record *r = &recs.items[i];
-        assert_int_equal(r->size, TEST_TICK_SIZE);
+    for (size_t i = 0; i < closed->records.n; i++) {
+        const tp_record *r = &closed->records.items[i];
         uint32_t id;
         uint64_t before;
-        memcpy(&id, r->payload, 4);
-        memcpy(&before, r->payload + 4, 8);
+        tick_fields(r, &id, &before);
         if (id >= THREADS) { /* the handler's k-th event (its streams' blocks come in their own order) */
             assert_true(id - THREADS < (uint32_t)handler_n);
             check_one(&c, r->ticks, before, after_handler[id - THREADS]);
@@ -121,19 +136,13 @@ static void check_trace(const uint8_t *mem, size_t size, int with_handler)
         assert_int_equal(seen[i], EVENTS_PER_THREAD);
     if (with_handler)
         assert_int_equal(handler_seen, (size_t)handler_n);
-    print_message("%zu timestamps, the farthest %lld ns outside clock_gettime's [before, after]\n", c.n,
-                  (long long)c.worst);
-    if (c.outside)
-        fail_msg("%zu of %zu timestamps outside clock_gettime's [before, after] by more than %d ns (worst %lld ns)",
-                 c.outside, c.n, TOLERANCE_NS, (long long)c.worst);
-    tp_records_free(&recs);
-    tp_free(&t);
+    check_passed(&c);
 }
 
 /* THREADS threads emit EVENTS_PER_THREAD each, the main one interrupted by SIGALRM every 200 us
  * (whose handler emits, at level 1 when it interrupted an emit) when WITH_HANDLER; the others block
- * the signal. Returns the trace. */
-static uint8_t *run_session(int with_handler, size_t *size)
+ * the signal. *CLOSED receives the trace. */
+static void run_session(int with_handler, rt_closed *closed)
 {
     evgen_session_options o;
     evgen_session_options_init(&o);
@@ -169,18 +178,16 @@ static uint8_t *run_session(int with_handler, size_t *size)
         assert_int_equal(setitimer(ITIMER_REAL, &off, NULL), 0);
         signal(SIGALRM, SIG_DFL);
     }
-    uint8_t *mem;
-    assert_int_equal(evgen_session_close(s, NULL, &mem, size), 0);
-    return mem;
+    rt_close_and_parse(s, closed);
 }
 
 static void test_monotonic_tsc_within_clock_gettime(void **state)
 {
     (void)state;
-    size_t size;
-    uint8_t *mem = run_session(1, &size);
-    check_trace(mem, size, 1);
-    free(mem);
+    rt_closed closed;
+    run_session(1, &closed);
+    check_trace(&closed, 1);
+    rt_closed_free(&closed);
     if (evgen_rt_monotonic_tsc_usable()) {
         /* The counter was read: this thread's level-0 anchor spans time (1 ms by now). */
         assert_non_null(evgen_thread_self);
@@ -199,10 +206,10 @@ static void test_monotonic_tsc_refused_by_environment(void **state)
     assert_int_equal(evgen_rt_monotonic_tsc_usable(), 0);
     if (evgen_thread_self)
         memset(evgen_thread_self->anchors, 0, sizeof evgen_thread_self->anchors);
-    size_t size;
-    uint8_t *mem = run_session(0, &size);
-    check_trace(mem, size, 0);
-    free(mem);
+    rt_closed closed;
+    run_session(0, &closed);
+    check_trace(&closed, 0);
+    rt_closed_free(&closed);
     assert_int_equal(evgen_thread_self->anchors[0].span, 0);
     assert_int_equal(unsetenv("EVGEN_NO_TSC"), 0);
     evgen_rt_monotonic_tsc_forget();
@@ -254,26 +261,19 @@ static void test_monotonic_tsc_recovers_from_a_wrong_anchor(void **state)
         }
     }
     assert_true(evgen_thread_self->anchors[0].span != 0);
-    uint8_t *mem;
-    size_t size;
-    assert_int_equal(evgen_session_close(s, NULL, &mem, &size), 0);
-    tp_trace t;
-    tp_records recs = {0};
-    assert_int_equal(tp_parse(mem, size, tp_collect, &recs, &t), 0);
+    rt_closed closed;
+    rt_close_and_parse(s, &closed);
     checked c = {0, 0, 0};
-    for (size_t i = 0; i < recs.n; i++) {
+    for (size_t i = 0; i < closed.records.n; i++) {
         uint32_t id;
-        memcpy(&id, recs.items[i].payload, 4);
+        uint64_t ignored;
+        tick_fields(&closed.records.items[i], &id, &ignored);
         if (id >= 1) /* the events from the wrong anchor on */
-            check_one(&c, recs.items[i].ticks, before[id - 1], after[id - 1]);
+            check_one(&c, closed.records.items[i].ticks, before[id - 1], after[id - 1]);
     }
     assert_int_equal(c.n, N);
-    if (c.outside)
-        fail_msg("%zu of %zu timestamps off clock_gettime's by more than %d ns (worst %lld)", c.outside, c.n,
-                 TOLERANCE_NS, (long long)c.worst);
-    tp_records_free(&recs);
-    tp_free(&t);
-    free(mem);
+    check_passed(&c);
+    rt_closed_free(&closed);
 #else
     skip();
 #endif
@@ -302,39 +302,27 @@ static void test_sessions_with_different_clocks(void **state)
         assert_int_equal(fire_tick(k, before), EVGEN_EMIT_OK);
         after[k] = now_ns();
     }
-    uint8_t *mem_a, *mem_b;
-    size_t size_a, size_b;
-    assert_int_equal(evgen_session_close(a, NULL, &mem_a, &size_a), 0);
-    assert_int_equal(evgen_session_close(b, NULL, &mem_b, &size_b), 0);
-    tp_trace ta, tb;
-    tp_records ra = {0}, rb = {0};
-    assert_int_equal(tp_parse(mem_a, size_a, tp_collect, &ra, &ta), 0);
-    assert_int_equal(tp_parse(mem_b, size_b, tp_collect, &rb, &tb), 0);
-    assert_int_equal(ta.clock_kind, EVGEN_CLOCK_TSC);
-    assert_int_equal(tb.clock_kind, EVGEN_CLOCK_MONOTONIC);
-    assert_int_equal(ra.n, N);
-    assert_int_equal(rb.n, N);
+    rt_closed ta, tb;
+    rt_close_and_parse(a, &ta);
+    rt_close_and_parse(b, &tb);
+    assert_int_equal(ta.parsed.clock_kind, EVGEN_CLOCK_TSC);
+    assert_int_equal(tb.parsed.clock_kind, EVGEN_CLOCK_MONOTONIC);
+    assert_int_equal(ta.records.n, N);
+    assert_int_equal(tb.records.n, N);
     checked c = {0, 0, 0};
-    for (size_t i = 0; i < rb.n; i++) {
+    for (size_t i = 0; i < tb.records.n; i++) {
         uint32_t k;
         uint64_t before;
-        memcpy(&k, rb.items[i].payload, 4);
-        memcpy(&before, rb.items[i].payload + 4, 8);
+        tick_fields(&tb.records.items[i], &k, &before);
         assert_true(k < N);
-        check_one(&c, rb.items[i].ticks, before, after[k]);
+        check_one(&c, tb.records.items[i].ticks, before, after[k]);
     }
-    if (c.outside)
-        fail_msg("%zu of %zu nanosecond timestamps off clock_gettime's by more than %d ns (worst %lld)", c.outside,
-                 c.n, TOLERANCE_NS, (long long)c.worst);
-    /* And the ticks session's are ticks: one per event, rising, at the counter's rate. */
-    for (size_t i = 1; i < ra.n; i++)
-        assert_true(ra.items[i].ticks >= ra.items[i - 1].ticks);
-    tp_records_free(&ra);
-    tp_records_free(&rb);
-    tp_free(&ta);
-    tp_free(&tb);
-    free(mem_a);
-    free(mem_b);
+    check_passed(&c);
+    /* And the ticks session's are ticks: one per event, rising. */
+    for (size_t i = 1; i < ta.records.n; i++)
+        assert_true(ta.records.items[i].ticks >= ta.records.items[i - 1].ticks);
+    rt_closed_free(&ta);
+    rt_closed_free(&tb);
 }
 
 int main(void)

@@ -737,23 +737,17 @@ static void test_runtime_tsc_clock(void **state)
     assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
     for (uint64_t k = 0; k < 1000; k++)
         assert_int_equal(fire_tick(0, k), EVGEN_EMIT_OK);
-    uint8_t *mem;
-    size_t size;
-    assert_int_equal(evgen_session_close(s, NULL, &mem, &size), 0);
-    tp_trace t;
-    tp_records recs = {0};
-    assert_int_equal(tp_parse(mem, size, tp_collect, &recs, &t), 0);
-    assert_int_equal(t.clock_kind, EVGEN_CLOCK_TSC);
-    assert_true(t.clock_frequency >= 100000000u); /* any TSC ticks faster than 100 MHz */
-    assert_int_equal(recs.n, 1000);
-    uint64_t prev = t.start_ticks;
-    for (size_t i = 0; i < recs.n; i++) {
-        assert_true(recs.items[i].ticks >= prev);
-        prev = recs.items[i].ticks;
+    rt_closed c;
+    rt_close_and_parse(s, &c);
+    assert_int_equal(c.parsed.clock_kind, EVGEN_CLOCK_TSC);
+    assert_true(c.parsed.clock_frequency >= 100000000u); /* any TSC ticks faster than 100 MHz */
+    assert_int_equal(c.records.n, 1000);
+    uint64_t prev = c.parsed.start_ticks;
+    for (size_t i = 0; i < c.records.n; i++) {
+        assert_true(c.records.items[i].ticks >= prev);
+        prev = c.records.items[i].ticks;
     }
-    tp_records_free(&recs);
-    tp_free(&t);
-    free(mem);
+    rt_closed_free(&c);
 }
 
 /* ---- the writer thread's own calls ---- */
