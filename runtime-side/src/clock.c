@@ -227,13 +227,13 @@ uint64_t evgen_clock_reanchor(evgen_clock_anchor *a)
     /* Never re-entered for one anchor (an emit that interrupts this one has its own level), so A
      * needs no care; the origin is shared. */
     uint64_t tsc, ns, o_tsc, o_ns;
-    uint64_t took = read_pair(&tsc, &ns);
+    uint64_t took = read_pair(&tsc, &ns), pair_max = __atomic_load_n(&origin.pair_max, __ATOMIC_RELAXED);
     uint64_t old_span = a->span;
     a->span = 0;
-    if (took > __atomic_load_n(&origin.pair_max, __ATOMIC_RELAXED) || !origin_load(&o_tsc, &o_ns) || ns < o_ns)
+    if (took > pair_max || !origin_load(&o_tsc, &o_ns) || ns < o_ns)
         return ns; /* disturbed, or the origin is being renewed, or was after this pair */
     if (tsc <= o_tsc) /* the counter went back (a suspend), or another thread's pair is the origin */
-        return o_tsc - tsc > __atomic_load_n(&origin.pair_max, __ATOMIC_RELAXED) ? restart(tsc, ns) : ns;
+        return o_tsc - tsc > pair_max ? restart(tsc, ns) : ns;
     uint64_t age = ns - o_ns;
     if (age < MIN_BASELINE_NS)
         return ns;
