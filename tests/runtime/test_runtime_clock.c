@@ -189,9 +189,10 @@ static void test_monotonic_tsc_within_clock_gettime(void **state)
     check_trace(&closed, 1);
     rt_closed_free(&closed);
     if (evgen_rt_monotonic_tsc_usable()) {
-        /* The counter was read: this thread's level-0 anchor spans time (1 ms by now). */
+        /* The counter was read: this thread took a level-0 anchor (its span may be 0 again if
+         * the last re-anchoring was disturbed, as on a loaded machine: it then waits for the next). */
         assert_non_null(evgen_thread_self);
-        assert_true(evgen_thread_self->anchors[0].span != 0);
+        assert_true(evgen_thread_self->anchors[0].tsc != 0);
     } else {
         print_message("no TSC clocksource here: EVGEN_CLOCK_MONOTONIC_TSC read clock_gettime\n");
     }
@@ -210,6 +211,7 @@ static void test_monotonic_tsc_refused_by_environment(void **state)
     run_session(0, &closed);
     check_trace(&closed, 0);
     rt_closed_free(&closed);
+    assert_int_equal(evgen_thread_self->anchors[0].tsc, 0);
     assert_int_equal(evgen_thread_self->anchors[0].span, 0);
     assert_int_equal(unsetenv("EVGEN_NO_TSC"), 0);
     evgen_rt_monotonic_tsc_forget();
@@ -260,7 +262,8 @@ static void test_monotonic_tsc_recovers_from_a_wrong_anchor(void **state)
         while (now_ns() - before[k] < 1000) {
         }
     }
-    assert_true(evgen_thread_self->anchors[0].span != 0);
+    assert_true(evgen_thread_self->anchors[0].tsc > t0); /* anchored again since (its span may be 0
+                                                           * again if the last try was disturbed) */
     rt_closed closed;
     rt_close_and_parse(s, &closed);
     checked c = {0, 0, 0};
