@@ -10,7 +10,9 @@
  * O_DIRECT (EVGEN_BLOCK_WRITER_DIRECT_IO), or adaptively (EVGEN_BLOCK_WRITER_ADAPTIVE). evgen reads
  * CLOCK_MONOTONIC from the time-stamp counter between clock_gettime anchors (the default clock,
  * EVGEN_CLOCK_MONOTONIC_TSC; clock_gettime itself where the kernel's clocksource is not the TSC),
- * and, in rows marked so, with clock_gettime on every event (EVGEN_CLOCK_MONOTONIC).
+ * and, in rows marked so, with clock_gettime on every event (EVGEN_CLOCK_MONOTONIC). On ext4 the
+ * page-cache writers allocate the file ahead of their blocks (runtime-side/src/prealloc.c); the row
+ * "no space ahead" runs the default writer with EVGEN_NO_PREALLOCATE, for comparison.
  *
  * Each round runs every case once, in the same order, so that other load on the machine falls on
  * all of them alike; the table shows medians over the rounds of: wall ns per event, process CPU ns
@@ -26,6 +28,7 @@
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -176,6 +179,13 @@ static double disabled_run(long events)
 
 enum { MAX_ROUNDS = 64 };
 
+/* Whether DIR is on ext4, the one file system where the runtime allocates space ahead. */
+static int on_ext4(const char *dir)
+{
+    struct statfs fs;
+    return statfs(dir, &fs) == 0 && fs.f_type == 0xEF53;
+}
+
 /* A row of the table: a case's figures over the rounds, and the index of its floor's row. */
 typedef struct row {
     char name[96];
@@ -280,6 +290,7 @@ int main(int argc, char **argv)
     int cg_adaptive_row = add_row("  same, adaptive (O_DIRECT until it lags)", medium_floor, -1);
     int two_cg = add_row("evgen GCHeapStats v2, 2 threads, clock_gettime", -1, cg_row);
     int two_cg_adaptive = add_row("  same, adaptive (O_DIRECT until it lags)", -1, cg_adaptive_row);
+    int no_prealloc_row = add_row("evgen GCHeapStats v2, 1 thread, no space ahead", medium_floor, -1);
     int floor_tsc = add_row("floor with rdtsc, 110-byte payload", -1, -1);
     double off[MAX_ROUNDS];
 
@@ -287,7 +298,16 @@ int main(int argc, char **argv)
         for (int p = 0; p < N_PAYLOADS; p++) {
             long n = p == PAYLOAD_LARGE ? events / 8 : events;
             rows[floor_row[p]].f[k] = floor_run(path, n, payload_bytes[p], 0);
-            rows[auto_row[p]].f[k] = evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC_TSC, EVGEN_BLOCK_WRITER_AUTO);
+            /* The default, and beside it (the one difference; which goes first alternates by round)
+             * the same without space allocated ahead: EVGEN_NO_PREALLOCATE, read at open. */
+            for (int twice = 0; twice < (p == PAYLOAD_MEDIUM ? 2 : 1); twice++) {
+                int without = p == PAYLOAD_MEDIUM && (twice ^ (k & 1));
+                if (without)
+                    setenv("EVGEN_NO_PREALLOCATE", "1", 1);
+                rows[without ? no_prealloc_row : auto_row[p]].f[k] =
+                    evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC_TSC, EVGEN_BLOCK_WRITER_AUTO);
+                unsetenv("EVGEN_NO_PREALLOCATE");
+            }
             rows[thread_row[p]].f[k] = evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC_TSC, EVGEN_BLOCK_WRITER_THREAD);
             rows[dio_row[p]].f[k] = evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC_TSC, EVGEN_BLOCK_WRITER_DIRECT_IO);
             rows[adaptive_row[p]].f[k] = evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC_TSC, EVGEN_BLOCK_WRITER_ADAPTIVE);
@@ -310,8 +330,11 @@ int main(int argc, char **argv)
            "a clock_gettime(CLOCK_MONOTONIC) timestamp and the payload memcpy'd into a 64 KiB buffer, fwritten\n"
            "when full. evgen's timestamps: CLOCK_MONOTONIC read from the TSC between clock_gettime anchors (the\n"
            "default clock; clock_gettime itself unless the kernel's clocksource is tsc: here %s), or clock_gettime\n"
-           "on every event where a row says so\n\n",
-           events, events / 8, rounds, clocksource);
+           "on every event where a row says so. %s: %s\n\n",
+           events, events / 8, rounds, clocksource, dir,
+           on_ext4(dir) ? "on ext4, where the page-cache writers allocate space ahead of their blocks (fallocate;\n"
+                          "the row 'no space ahead' with EVGEN_NO_PREALLOCATE)"
+                        : "not on ext4: no space allocated ahead (the row 'no space ahead' is the same code)");
     printf("%-46s %8s %8s %7s %8s   %6s   %6s\n", "", "wall", "CPU", "M ev/s", "bytes", "wall", "CPU");
     printf("%-46s %8s %8s %7s %8s   %6s   %6s\n", "", "ns/ev", "ns/ev", "", "/event", "/floor", "/floor");
     for (int i = 0; i < n_rows; i++)

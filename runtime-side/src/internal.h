@@ -124,6 +124,9 @@ struct evgen_session {
     uint32_t block_span; /* file sink, emitters_write: full blocks end at multiples of it (a power of
                           * two; sink.c), 0 for none */
     uint32_t block_pad_max; /* the most padding one such block takes to get there */
+    int prealloc;           /* file sink on ext4, blocks through the page cache: space is allocated
+                             * ahead of them (atomic; prealloc.c) */
+    uint64_t prealloc_end;  /* the file is allocated up to here (atomic; 0: never was) */
 
     /* The pool: lock-free (writer.c). */
     uint8_t *slab;      /* every pooled buffer's bytes */
@@ -345,6 +348,22 @@ uint32_t evgen_rt_dio_alignment_in(const char *dir);
 
 /* fork.c */
 EVGEN_RT_HIDDEN void evgen_rt_fork_handlers(void);
+
+/* prealloc.c: space allocated ahead of a file session's blocks (ext4). At open, once the file and
+ * its header are there: turns it on where it applies (an adaptive session's writer calls it when it
+ * hands over). At close, with every block written: frees what was allocated past the end (0 or the
+ * errno). */
+EVGEN_RT_HIDDEN void evgen_rt_prealloc_open(evgen_session *s);
+EVGEN_RT_HIDDEN void evgen_rt_prealloc_slow(evgen_session *s, uint64_t end);
+EVGEN_RT_HIDDEN int evgen_rt_prealloc_close(evgen_session *s);
+/* The bytes up to END are reserved: allocates the next step when END comes within half a step (at
+ * most 4 MiB) of the allocated end (async-signal-safe). */
+static inline void evgen_rt_prealloc(evgen_session *s, uint64_t end)
+{
+    if (__atomic_load_n(&s->prealloc, __ATOMIC_RELAXED) &&
+        end + (4u << 20) > __atomic_load_n(&s->prealloc_end, __ATOMIC_RELAXED))
+        evgen_rt_prealloc_slow(s, end);
+}
 
 /* sink.c, sink_callback.c */
 EVGEN_RT_HIDDEN uint64_t evgen_rt_sink_reserve(evgen_session *s, size_t n);

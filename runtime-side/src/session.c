@@ -196,6 +196,8 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
         goto fail;
     if (direct_io && (err = evgen_rt_dio_open(s, path, header, sizeof header)) != 0)
         goto fail;
+    if (!direct_io)
+        evgen_rt_prealloc_open(s);
     if ((err = evgen_rt_writer_start(s)) != 0)
         goto fail;
 
@@ -393,6 +395,9 @@ int evgen_session_close(evgen_session *session, evgen_session_totals *totals, ui
     if (!err)
         err = s->error;
     if (s->sink == RT_SINK_FILE) {
+        int trimmed = evgen_rt_prealloc_close(s);
+        if (trimmed && !err)
+            err = trimmed;
         if (close(s->fd) != 0 && !err)
             err = errno;
         s->fd = -1;

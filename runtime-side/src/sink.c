@@ -80,7 +80,11 @@ static int write_all_iov(int fd, uint64_t offset, struct iovec *iov, int n)
 
 uint64_t evgen_rt_sink_reserve(evgen_session *s, size_t n)
 {
-    return s->sink == RT_SINK_FILE ? __atomic_fetch_add(&s->file_end, (uint64_t)n, __ATOMIC_RELAXED) : 0;
+    if (s->sink != RT_SINK_FILE)
+        return 0;
+    uint64_t at = __atomic_fetch_add(&s->file_end, (uint64_t)n, __ATOMIC_RELAXED);
+    evgen_rt_prealloc(s, at + n);
+    return at;
 }
 
 /* Writes N bytes at OFFSET of a file (reserved by evgen_rt_sink_reserve), or at the end of the
@@ -179,6 +183,7 @@ int evgen_rt_sink_write_full(evgen_session *s, rt_buffer *b)
     size_t n = EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)b->size;
     uint32_t padding;
     b->offset = reserve_spanned(s, n, &padding);
+    evgen_rt_prealloc(s, b->offset + n + padding);
     evgen_wire_pad_block_header(b->data, padding);
     struct iovec iov[3] = {{b->data, EVGEN_WIRE_BLOCK_HEADER_SIZE},
                            {zero_padding, padding},

@@ -578,6 +578,7 @@ static void hand_over(evgen_session *s, rt_dio *d)
     if (s->dio_fd >= 0)
         close(s->dio_fd);
     s->dio_fd = -1;
+    evgen_rt_prealloc_open(s); /* from here blocks go through the page cache (prealloc.c) */
     __atomic_store_n(&s->wake_at, 0, __ATOMIC_SEQ_CST); /* writer.c's loop: ring for every block */
     /* Release: an emitter or enqueue that sees it reserves after file_end's store. */
     __atomic_store_n(&s->emitters_write, 1, __ATOMIC_RELEASE);

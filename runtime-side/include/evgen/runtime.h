@@ -128,7 +128,9 @@ void evgen_session_totals_free(evgen_session_totals *totals);
 /* Opens a session writing the trace to `path` (created or truncated). `options` may be NULL for
  * defaults. Returns NULL with errno set if the file cannot be created, EVGEN_MAX_SESSIONS sessions
  * are open (EBUSY) or an option is invalid (EINVAL). No event is recorded until
- * evgen_session_enable. */
+ * evgen_session_enable. On ext4, while the session runs, the file may have up to 8 MiB allocated
+ * past its size, a little more (fallocate with FALLOC_FL_KEEP_SIZE: cheaper writes; its size is the bytes
+ * written), which close frees; EVGEN_NO_PREALLOCATE in the environment turns that off. */
 evgen_session *evgen_session_open_file(const char *path, const evgen_session_options *options);
 
 /* Opens a session keeping the trace in memory; evgen_session_close hands it over. */
