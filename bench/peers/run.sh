@@ -4,7 +4,8 @@
 # directory), runs ROUNDS interleaved rounds of floor, evgen, barectf and LTTng-UST emitting EVENTS
 # GCHeapStats v2 events each (so that the machine's load falls on all alike), reads the barectf and
 # LTTng traces back with babeltrace2 (asserting every event is there), runs bench/reader_bench if it
-# builds, and prints a table of medians with each harness's per-round ratio to the floor.
+# builds (its trace on a disk's file system: EVGEN_PEERS_DIR, else /var/tmp unless that is tmpfs),
+# and prints a table of medians with each harness's per-round ratio to the floor.
 # Needs what bench/peers/setup.sh installs. Usage: [EVGEN_PEERS_DIR=DIR] bench/peers/run.sh [EVENTS] [ROUNDS]
 set -euo pipefail
 
@@ -51,6 +52,7 @@ if [[ -n ${EVGEN_PEERS_DIR:-} ]]; then
 fi
 work=$(mktemp -d "$parent/evgen-peers.XXXXXX")
 session=evgen-peers-$$
+read_work='' # the read side's directory (below), when it is not under $work
 session_created=0
 our_sessiond=''
 
@@ -65,6 +67,7 @@ cleanup() {
         for _ in $(seq 50); do kill -0 "$our_sessiond" 2>/dev/null || break; sleep 0.1; done
     fi
     rm -rf "$work"
+    [[ -z $read_work ]] || rm -rf "$read_work"
     exit "$status"
 }
 trap cleanup EXIT
@@ -294,10 +297,21 @@ echo " for 'until lttng stop' and 'until flushed' (lttng stop checks every 200 m
 echo " 'until flushed' checks every 1 ms through liblttng-ctl); bytes: output bytes/event (LTTng: its data streams);"
 echo " wall/fl, CPU/fl: median of each round's ratio to that round's floor)"
 
+# The read side reads a trace from a disk's file system (EVGEN_PEERS_DIR, else /var/tmp), where
+# traces live and the page cache maps files in large folios: tmpfs maps a file in 4 KiB pages at
+# ~0.5 us each here, which a reader through a mapping pays on every page (docs/performance.md).
+fs_of() { df -T "$1" 2>/dev/null | awk 'NR == 2 {print $2}'; }
+read_dir=${EVGEN_PEERS_DIR:-/var/tmp}
+if [[ ! -d $read_dir || ! -w $read_dir || $(fs_of "$read_dir") == tmpfs ]]; then
+    read_dir=$out
+fi
 if ((have_reader_bench)); then
+    read_work=$(mktemp -d "$read_dir/evgen-peers-read.XXXXXX")
     echo
-    echo "evgen's read side (bench/reader_bench $events 5):"
-    "$build_dir/bench/reader_bench" "$events" 5 "$out"
+    echo "evgen's read side (bench/reader_bench $events 5, the trace in $(fs_of "$read_work")):"
+    "$build_dir/bench/reader_bench" "$events" 5 "$read_work"
+    rm -rf "$read_work"
+    read_work=''
 else
     echo
     echo "bench/reader_bench did not build here: evgen's read side not measured (see $build_dir)"
