@@ -351,11 +351,11 @@ EVGEN_RT_HIDDEN void evgen_rt_fork_handlers(void);
 
 /* prealloc.c: space allocated ahead of a file session's blocks (ext4). At open, once the file and
  * its header are there: turns it on where it applies (an adaptive session's writer calls it when it
- * hands over). At close, with every block written: frees what was allocated past the end (0 or the
- * errno). */
+ * hands over). At close, with every block written: frees what was allocated past the end (best
+ * effort). */
 EVGEN_RT_HIDDEN void evgen_rt_prealloc_open(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_prealloc_slow(evgen_session *s, uint64_t end);
-EVGEN_RT_HIDDEN int evgen_rt_prealloc_close(evgen_session *s);
+EVGEN_RT_HIDDEN void evgen_rt_prealloc_close(evgen_session *s);
 /* The bytes up to END are reserved: allocates the next step when END comes within half a step (at
  * most 4 MiB) of the allocated end (async-signal-safe). */
 static inline void evgen_rt_prealloc(evgen_session *s, uint64_t end)

@@ -395,9 +395,7 @@ int evgen_session_close(evgen_session *session, evgen_session_totals *totals, ui
     if (!err)
         err = s->error;
     if (s->sink == RT_SINK_FILE) {
-        int trimmed = evgen_rt_prealloc_close(s);
-        if (trimmed && !err)
-            err = trimmed;
+        evgen_rt_prealloc_close(s);
         if (close(s->fd) != 0 && !err)
             err = errno;
         s->fd = -1;
