@@ -356,12 +356,13 @@ EVGEN_RT_HIDDEN void evgen_rt_fork_handlers(void);
 EVGEN_RT_HIDDEN void evgen_rt_prealloc_open(evgen_session *s);
 EVGEN_RT_HIDDEN void evgen_rt_prealloc_slow(evgen_session *s, uint64_t end);
 EVGEN_RT_HIDDEN void evgen_rt_prealloc_close(evgen_session *s);
-/* The bytes up to END are reserved: allocates the next step when END comes within half a step (at
- * most 4 MiB) of the allocated end (async-signal-safe). */
+#define EVGEN_RT_PREALLOC_STEP_MAX (8u << 20) /* the largest step allocated at once */
+/* The bytes up to END are reserved: allocates the next step when END comes within half a step of
+ * the allocated end (async-signal-safe; here only the largest half, prealloc.c looks closer). */
 static inline void evgen_rt_prealloc(evgen_session *s, uint64_t end)
 {
     if (__atomic_load_n(&s->prealloc, __ATOMIC_RELAXED) &&
-        end + (4u << 20) > __atomic_load_n(&s->prealloc_end, __ATOMIC_RELAXED))
+        end + EVGEN_RT_PREALLOC_STEP_MAX / 2 > __atomic_load_n(&s->prealloc_end, __ATOMIC_RELAXED))
         evgen_rt_prealloc_slow(s, end);
 }
 

@@ -35,7 +35,7 @@
 
 #define EXT4_MAGIC 0xEF53 /* statfs f_type of ext2, ext3 and ext4 (one driver, ext4, for all) */
 #define STEP_MIN (1u << 20)
-#define STEP_MAX (8u << 20)
+#define STEP_MAX EVGEN_RT_PREALLOC_STEP_MAX
 
 void evgen_rt_prealloc_open(evgen_session *s)
 {
