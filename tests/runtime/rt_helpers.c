@@ -64,6 +64,19 @@ uint8_t *rt_parse_file(const char *path, tp_trace *trace, tp_records *records, i
     return data;
 }
 
+uint64_t rt_file_records(const char *path, int *has_end)
+{
+    tp_trace t;
+    int rc;
+    uint8_t *data = rt_parse_file(path, &t, NULL, &rc);
+    assert_int_equal(rc, 0);
+    uint64_t n = t.n_records;
+    *has_end = t.has_end;
+    tp_free(&t);
+    free(data);
+    return n;
+}
+
 static int same_str(const char *got, const char *want, const char *what)
 {
     if (strcmp(got, want ? want : "") == 0)

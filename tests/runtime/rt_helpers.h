@@ -32,6 +32,9 @@ void rt_path_free(char *path);
  * file's bytes (free them after the records), or NULL if the file cannot be read. The parse
  * result is in *trace (free with tp_free); *rc receives tp_parse's return. */
 uint8_t *rt_parse_file(const char *path, tp_trace *trace, tp_records *records, int *rc);
+/* The records of the trace file at PATH, which must parse (cmocka asserts); whether it has an end
+ * block in *has_end. */
+uint64_t rt_file_records(const char *path, int *has_end);
 
 /* 1 if the decoded metadata matches the descriptor in every field (else prints the first
  * difference). */
