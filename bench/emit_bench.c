@@ -108,6 +108,16 @@ typedef struct emit_job {
     int payload;
 } emit_job;
 
+/* The values a runtime passes, as they would lie in its memory: loaded at every event (volatile),
+ * not constants the compiler could fold into the inlined FireEtw's stores. */
+static volatile struct bench_gc_heap {
+    uint64_t sizes[9]; /* GCHeapStats' TotalPromotedSize0 ... FinalizationPromotedCount */
+    uint32_t counts[3];
+    uint16_t clr_instance_id;
+    uint64_t total_promoted4;
+    uint32_t suspend_reason;
+} gc_heap = {{1, 2, 3, 4, 5, 6, 7, 8, 9}, {10, 11, 12}, 13, 15, 1};
+
 static void *emit_thread(void *arg)
 {
     const emit_job *job = arg;
@@ -115,10 +125,13 @@ static void *emit_thread(void *arg)
     for (long i = 0; i < job->events; i++)
         switch (job->payload) {
         case PAYLOAD_SMALL:
-            FIRE_EVENT(GCSuspendEEBegin, 1, (uint32_t)i, 7);
+            FIRE_EVENT(GCSuspendEEBegin, gc_heap.suspend_reason, (uint32_t)i, gc_heap.clr_instance_id);
             break;
         case PAYLOAD_MEDIUM:
-            FIRE_EVENT(GCHeapStats, (uint64_t)i, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, (uint64_t)i, 15);
+            FIRE_EVENT(GCHeapStats, (uint64_t)i, gc_heap.sizes[0], gc_heap.sizes[1], gc_heap.sizes[2], gc_heap.sizes[3],
+                       gc_heap.sizes[4], gc_heap.sizes[5], gc_heap.sizes[6], gc_heap.sizes[7], gc_heap.sizes[8],
+                       gc_heap.counts[0], gc_heap.counts[1], gc_heap.counts[2], gc_heap.clr_instance_id, (uint64_t)i,
+                       gc_heap.total_promoted4);
             break;
         default:
             values[i & 31].Size = (uint64_t)i;

@@ -14,12 +14,24 @@
 #include <sys/resource.h>
 #include <time.h>
 
+/* The statistics a runtime passes with GCHeapStats, as they would lie in its heap: read from
+ * memory at every event (volatile: loads, as a runtime's fields are), so that no harness's compiler
+ * folds them into its serializer as constants, which a serializer inlined at the call site (evgen's,
+ * LTTng's) or cloned for it (gcc's constant propagation) would otherwise make stores of immediates. */
+static volatile struct peer_gc_heap {
+    uint64_t sizes[9]; /* TotalPromotedSize0 ... FinalizationPromotedCount */
+    uint32_t counts[3];
+    uint16_t clr_instance_id;
+    uint64_t total_promoted4;
+} peer_gc_heap = {{1, 2, 3, 4, 5, 6, 7, 8, 9}, {10, 11, 12}, 13, 15};
+
 /* The 16 fields of GCHeapStats version 2 (manifest/gcevents.h), 110 bytes when packed, for event
- * `i`: FIRE_EVENT(GCHeapStats, (uint64_t)i, 1, 2, ..., 13, (uint64_t)i, 15) in emit_bench.c. */
-#define PEER_GC_HEAP_STATS_VALUES(i)                                                                 \
-    (uint64_t)(i), (uint64_t)1, (uint64_t)2, (uint64_t)3, (uint64_t)4, (uint64_t)5, (uint64_t)6,     \
-        (uint64_t)7, (uint64_t)8, (uint64_t)9, (uint32_t)10, (uint32_t)11, (uint32_t)12, (uint16_t)13, \
-        (uint64_t)(i), (uint64_t)15
+ * `i`: the two generation sizes vary with i, the rest is read from peer_gc_heap; as emit_bench.c. */
+#define PEER_GC_HEAP_STATS_VALUES(i)                                                                   \
+    (uint64_t)(i), peer_gc_heap.sizes[0], peer_gc_heap.sizes[1], peer_gc_heap.sizes[2], peer_gc_heap.sizes[3], \
+        peer_gc_heap.sizes[4], peer_gc_heap.sizes[5], peer_gc_heap.sizes[6], peer_gc_heap.sizes[7],            \
+        peer_gc_heap.sizes[8], peer_gc_heap.counts[0], peer_gc_heap.counts[1], peer_gc_heap.counts[2],         \
+        peer_gc_heap.clr_instance_id, (uint64_t)(i), peer_gc_heap.total_promoted4
 #define PEER_GC_HEAP_STATS_PAYLOAD_BYTES 110
 
 typedef struct peer_mark {

@@ -1,7 +1,8 @@
-/* test_gen_compile.c — the generated code compiles warning-free (-Wall -Wextra -Werror
+/* test_gen_compile.c — the generated code compiles warning-free (-Wall -Wextra -Wshadow -Werror
  * -pedantic) as C99 and as C++11, with gcc and with clang, with events on and compiled out
- * (EVGEN_DISABLE), and with the emit's inlining left to the compiler (EVGEN_EMIT_NO_FORCED_INLINE):
- * NAME_runtime.c, NAME_reader.c, NAME_fire_all.c and a file using FIRE_EVENT. */
+ * (EVGEN_DISABLE), with the emit's inlining left to the compiler (EVGEN_EMIT_NO_FORCED_INLINE), and
+ * calling the out-of-line FireEtw functions (EVGEN_FIRE_OUT_OF_LINE): NAME_runtime.c (which defines
+ * those), NAME_reader.c, NAME_fire_all.c and a file using FIRE_EVENT. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -39,9 +40,11 @@ static const char *const sources[] = {
 };
 
 /* `pedantic` is off only for a manifest that is not ISO C itself (an enum wider than int). */
-/* How a compilation defines the build: events on, compiled out, or on with the compiler choosing
- * what to inline. */
-static const char *const build_defines[] = {"-DEVGEN_ENABLED_BUILD", "-DEVGEN_DISABLE", "-DEVGEN_EMIT_NO_FORCED_INLINE"};
+/* How a compilation defines the build: events on (FireEtw inlined where called), compiled out, on
+ * with the compiler choosing what to inline, or on calling the out-of-line FireEtw functions. */
+static const char *const build_defines[] = {"-DEVGEN_ENABLED_BUILD", "-DEVGEN_DISABLE", "-DEVGEN_EMIT_NO_FORCED_INLINE",
+                                            "-DEVGEN_FIRE_OUT_OF_LINE"};
+#define N_BUILDS (sizeof build_defines / sizeof build_defines[0])
 
 static int compile_flags(const compiler *c, const char *source, int build, const char *generated_dir,
                          const char *manifest_dir, int pedantic, char **err)
@@ -49,7 +52,7 @@ static int compile_flags(const compiler *c, const char *source, int build, const
     char gen_include[4200], manifest_include[4200];
     snprintf(gen_include, sizeof gen_include, "-I%s", generated_dir);
     snprintf(manifest_include, sizeof manifest_include, "-I%s", manifest_dir);
-    const char *argv[] = {"/usr/bin/env", c->exe, c->std, "-x", c->lang, "-Wall", "-Wextra", "-Werror",
+    const char *argv[] = {"/usr/bin/env", c->exe, c->std, "-x", c->lang, "-Wall", "-Wextra", "-Wshadow", "-Werror",
                           pedantic ? "-pedantic" : "-Wno-pedantic", "-fsyntax-only",
                           build_defines[build], gen_include, manifest_include,
                           "-I" EVGEN_SOURCE_DIR "/manifest", "-I" EVGEN_SOURCE_DIR "/wire/include",
@@ -96,7 +99,7 @@ static void test_generated_code_compiles_everywhere(void **state)
     size_t failures = 0, runs = 0;
     for (size_t c = 0; c < sizeof compilers / sizeof compilers[0]; c++) {
         for (size_t s = 0; s < sizeof sources / sizeof sources[0]; s++) {
-            for (int build = 0; build <= 2; build++) {
+            for (int build = 0; build < (int)N_BUILDS; build++) {
                 char *err = NULL;
                 int status = compile(&compilers[c], sources[s], build, &err);
                 runs++;
@@ -110,7 +113,7 @@ static void test_generated_code_compiles_everywhere(void **state)
         }
     }
     printf("%zu compilations, %zu failed\n", runs, failures);
-    assert_int_equal(runs, 60);
+    assert_int_equal(runs, 80);
     assert_int_equal(failures, 0);
 }
 

@@ -20,6 +20,7 @@
 #include "trace_parse.h"
 
 size_t gcevents_fire_all(void);
+size_t gcevents_fire_all_out_of_line(void); /* the same, compiled with EVGEN_FIRE_OUT_OF_LINE */
 int disabled_build_fire(int *evaluations); /* disabled_tu.c, compiled with EVGEN_DISABLE */
 
 /* ---- sessions ---------------------------------------------------------------------------- */
@@ -82,6 +83,30 @@ static void test_every_event_version_round_trips(void **state)
 {
     (void)state;
     assert_int_equal(roundtrip_check("manifest/gcevents.h", gcevents_fire_all), 111);
+}
+
+/* The linker sends calls of FireEtwGCRestartEEEnd_V0's out-of-line definition (gcevents_runtime.c)
+ * here (--wrap, tests/gen/CMakeLists.txt), where they are counted. */
+uint32_t __real_FireEtwGCRestartEEEnd_V0(void);
+uint32_t __wrap_FireEtwGCRestartEEEnd_V0(void);
+static unsigned out_of_line_calls;
+
+uint32_t __wrap_FireEtwGCRestartEEEnd_V0(void)
+{
+    out_of_line_calls++;
+    return __real_FireEtwGCRestartEEEnd_V0();
+}
+
+/* Every version of every event again, through the out-of-line FireEtw functions (a file compiled
+ * with EVGEN_FIRE_OUT_OF_LINE): the same payloads. The inline harness calls no out-of-line one. */
+static void test_out_of_line_fire_etw_round_trips(void **state)
+{
+    (void)state;
+    out_of_line_calls = 0;
+    assert_int_equal(roundtrip_check("manifest/gcevents.h", gcevents_fire_all), 111);
+    assert_int_equal(out_of_line_calls, 0);
+    assert_int_equal(roundtrip_check("manifest/gcevents.h", gcevents_fire_all_out_of_line), 111);
+    assert_int_equal(out_of_line_calls, 1);
 }
 
 /* Long strings and many array elements, and the NULL string. */
@@ -189,6 +214,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_gcheapstats_v2_payload_is_the_hand_built_vector),
         cmocka_unit_test(test_every_event_version_round_trips),
+        cmocka_unit_test(test_out_of_line_fire_etw_round_trips),
         cmocka_unit_test(test_long_strings_and_large_arrays),
         cmocka_unit_test(test_fire_event_and_enablement),
         cmocka_unit_test(test_too_big_is_refused_and_counted),

@@ -557,8 +557,8 @@ static void test_gen_writes_all_or_none(void **state)
     free(missing_parent);
 
     /* a full disk, as a file size limit of 128 KiB (SIGXFSZ ignored, which evgen inherits): from
-     * manifest/gcevents.h, the 73 KiB runtime header is written, the 155 KiB runtime source fails,
-     * and neither is renamed */
+     * manifest/gcevents.h, the ~70 KiB runtime source is written, the ~190 KiB runtime header (the
+     * FireEtw functions' bodies) fails, and neither is renamed */
     struct rlimit limit, small = {128 * 1024, 128 * 1024};
     assert_int_equal(getrlimit(RLIMIT_FSIZE, &limit), 0);
     small.rlim_max = limit.rlim_max;
@@ -568,7 +568,7 @@ static void test_gen_writes_all_or_none(void **state)
     evgen_test_output full = run(NULL, "gen", EVGEN_SOURCE_DIR "/manifest/gcevents.h", "-o", out, "--name", "m", NULL);
     assert_int_equal(setrlimit(RLIMIT_FSIZE, &limit), 0);
     signal(SIGXFSZ, previous);
-    expected = evgen_test_format("%s/m_runtime.c: error: cannot write '%s/m_runtime.c.tmp.", out, out);
+    expected = evgen_test_format("%s/m_runtime.h: error: cannot write '%s/m_runtime.h.tmp.", out, out);
     if (full.status != 1 || strncmp(full.err, expected, strlen(expected)) != 0 || !strstr(full.err, "': File too large\n"))
         EVGEN_FAIL_LONG("exit status %d, stderr:\n%s", full.status, full.err);
     assert_string_equal(full.out, "");

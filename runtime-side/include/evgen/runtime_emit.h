@@ -28,12 +28,14 @@ extern "C" {
 #define EVGEN_LIKELY(x) __builtin_expect(!!(x), 1)
 #define EVGEN_UNLIKELY(x) __builtin_expect(!!(x), 0)
 
-/* The fast path is inlined into every FireEtw function, whatever the compiler's size heuristics
- * say: called from the hundred or so FireEtw functions of one generated file, gcc -O2 kept one
- * out-of-line copy, and the call, with its record of the emit passed through memory, cost 1.5-2.5
- * ns of a ~20-ns emit (bench/emit_bench, TSC clock; docs/performance.md). It makes a generated
- * file's code ~2.5 times larger (gcevents: 39 to 104 KB); define EVGEN_EMIT_NO_FORCED_INLINE to let
- * the compiler choose. */
+/* The fast path is inlined into every FireEtw function, and the generated FireEtw functions where
+ * they are called, whatever the compiler's size heuristics say: called from the hundred or so
+ * FireEtw functions of one generated file, gcc -O2 kept one out-of-line copy, and the call, with
+ * its record of the emit passed through memory, cost 1.5-2.5 ns of a ~20-ns emit; a FireEtw
+ * function called with its dozen arguments, ~12 ns of a ~75-ns GCHeapStats event written to a file
+ * (bench/emit_bench, TSC clock; docs/performance.md). The cost is code: ~1.2 KB at each call site
+ * of GCHeapStats (gcc 12 -O2, x86-64), ~0.85 KB for a three-field event. Define
+ * EVGEN_EMIT_NO_FORCED_INLINE to let the compiler choose. */
 #if defined(EVGEN_EMIT_NO_FORCED_INLINE)
 #define EVGEN_EMIT_INLINE static inline
 #else
@@ -149,7 +151,7 @@ void evgen_emit_copy(evgen_emit *em, const uint8_t *end);
 uint64_t evgen_clock_reanchor(evgen_clock_anchor *a);
 
 /* The timestamp of an emit at nesting level DEPTH of thread T into stream ST. */
-static inline uint64_t evgen_now(evgen_thread *t, uint32_t depth, const evgen_stream *st)
+EVGEN_EMIT_INLINE uint64_t evgen_now(evgen_thread *t, uint32_t depth, const evgen_stream *st)
 {
 #if defined(__x86_64__) || defined(__i386__)
     if (st->clock != EVGEN_STREAM_CLOCK_SYSTEM) {
@@ -176,7 +178,7 @@ uint8_t *evgen_put_record_header_typed(uint8_t *p, uint32_t type, int64_t delta,
 /* The record header (evgen/wire_format.h), with the delta from the stream's previous record and
  * its type. The one place the fast and slow paths write it. A repeated type, the common case,
  * stays inline; the other form is a call, which keeps the fast path's registers free. */
-static inline uint8_t *evgen_put_record_header(uint8_t *p, evgen_stream *st, uint32_t type, int variable,
+EVGEN_EMIT_INLINE uint8_t *evgen_put_record_header(uint8_t *p, evgen_stream *st, uint32_t type, int variable,
                                                uint32_t payload, uint64_t ts)
 {
     int64_t delta = (int64_t)(ts - st->last_ts);
