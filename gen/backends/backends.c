@@ -7,8 +7,8 @@
 
 /* X(ID): evgen_backend_ID. */
 #define EVGEN_BACKENDS(X) \
-    X(runtime_c)          \
     X(runtime_h)          \
+    X(runtime_c)          \
     X(reader_h)           \
     X(reader_c)           \
     X(fire_all_c)         \

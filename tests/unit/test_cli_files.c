@@ -557,8 +557,8 @@ static void test_gen_writes_all_or_none(void **state)
     free(missing_parent);
 
     /* a full disk, as a file size limit of 128 KiB (SIGXFSZ ignored, which evgen inherits): from
-     * manifest/gcevents.h, the ~70 KiB runtime source is written, the ~190 KiB runtime header (the
-     * FireEtw functions' bodies) fails, and neither is renamed */
+     * manifest/gcevents.h, the ~190 KiB runtime header (the FireEtw functions' bodies), the first
+     * file, fails, and nothing is written or renamed (the FIFO below fails a later file) */
     struct rlimit limit, small = {128 * 1024, 128 * 1024};
     assert_int_equal(getrlimit(RLIMIT_FSIZE, &limit), 0);
     small.rlim_max = limit.rlim_max;
