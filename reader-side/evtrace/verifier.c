@@ -19,6 +19,18 @@ enum { CLAIM_FREE = 0, CLAIM_TAKEN = 1, CLAIM_GOOD = 2, CLAIM_BAD = 3 };
 /* The smallest walk worth a thread: below it the iterator checks every block itself. */
 #define RD_VERIFIER_MIN_BLOCKS 32
 
+/* How far ahead of the iterator the thread keeps. Checking a block from memory (its crc32c, the
+ * page faults of its mapping, its records) can take the thread longer than the iterator takes to
+ * read one; had the thread gone on to the next block once the iterator caught up, the iterator
+ * would have waited at every block for the thread to finish it, held to the thread's speed. So
+ * the thread never starts a block fewer than RD_VERIFIER_LEAD blocks ahead of the last one the
+ * iterator entered (time to finish it before the iterator gets there), and when it has fallen
+ * that close it leaps RD_VERIFIER_LEAP blocks ahead, leaving the blocks between to the iterator,
+ * which checks them as it enters them, from its own cache: the two share the checking, neither
+ * waiting for the other (docs/performance.md, "Fifteenth round"). */
+#define RD_VERIFIER_LEAD 2
+#define RD_VERIFIER_LEAP 4
+
 struct rd_verifier {
     pthread_t thread;
     evgen_reader *rd;
@@ -26,6 +38,7 @@ struct rd_verifier {
     uint8_t *claims; /* per block of the walk, atomics */
     size_t n;
     int stop;        /* atomic */
+    size_t entered;  /* atomic: 1 + the last block the iterator claimed (0: none yet) */
     pid_t pid;       /* the process that started the thread: a child of fork(2) has no verifier */
 };
 
@@ -45,9 +58,13 @@ static void check_claimed(rd_verifier *v, size_t b)
 static void *verify_ahead(void *arg)
 {
     rd_verifier *v = arg;
-    for (size_t b = 0; b < v->n && !__atomic_load_n(&v->stop, __ATOMIC_ACQUIRE); b++)
-        if (take(&v->claims[b])) /* else the iterator's, or already checked */
+    for (size_t b = 0; b < v->n && !__atomic_load_n(&v->stop, __ATOMIC_ACQUIRE); b++) {
+        size_t entered = __atomic_load_n(&v->entered, __ATOMIC_RELAXED);
+        if (entered && b < entered - 1 + RD_VERIFIER_LEAD) /* the iterator is (nearly) here: leap */
+            b = entered - 1 + RD_VERIFIER_LEAP;
+        if (b < v->n && take(&v->claims[b])) /* else the iterator's, or already checked */
             check_claimed(v, b);
+    }
     return NULL;
 }
 
@@ -85,6 +102,7 @@ int evgen_rd_verifier_claim(rd_evtrace *et, size_t b)
     rd_verifier *v = et->verifier;
     if (!v || b >= v->n)
         return RD_BLOCK_UNVERIFIED;
+    __atomic_store_n(&v->entered, b + 1, __ATOMIC_RELAXED); /* where the thread keeps ahead of */
     if (take(&v->claims[b]))
         return RD_BLOCK_UNVERIFIED; /* the caller's to check, and to publish */
     uint8_t c;
