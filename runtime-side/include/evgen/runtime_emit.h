@@ -35,12 +35,9 @@ extern "C" {
  * function called with its dozen arguments, ~12 ns of a ~75-ns GCHeapStats event written to a file
  * (bench/emit_bench, TSC clock; docs/performance.md). The cost is code: ~1.2 KB at each call site
  * of GCHeapStats (gcc 12 -O2, x86-64), ~0.85 KB for a three-field event. Define
- * EVGEN_EMIT_NO_FORCED_INLINE to let the compiler choose. */
-#if defined(EVGEN_EMIT_NO_FORCED_INLINE)
-#define EVGEN_EMIT_INLINE static inline
-#else
-#define EVGEN_EMIT_INLINE static inline __attribute__((always_inline))
-#endif
+ * EVGEN_EMIT_NO_FORCED_INLINE to let the compiler choose. The record header's writer in
+ * evgen/wire_format.h, part of the same path, decides it for both (EVGEN_WIRE_EMIT_INLINE). */
+#define EVGEN_EMIT_INLINE EVGEN_WIRE_EMIT_INLINE
 
 /* What FireEtw functions return. */
 #define EVGEN_EMIT_OK 0u

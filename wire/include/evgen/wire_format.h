@@ -122,11 +122,13 @@ int evgen_wire_block_header_events_fields_zero(const evgen_wire_block_header *bh
  *   delta).
  * The delta is in ticks from the previous record of the block (the first: from base_ticks). Then
  * the payload size if the type is variable. Returns the byte after it, where the payload goes. */
+/* How the emit's fast path is inlined (evgen/runtime_emit.h's EVGEN_EMIT_INLINE is this): always,
+ * where events fire, since gcc -O2 otherwise calls a copy of its own from a file that fires several
+ * events; with EVGEN_EMIT_NO_FORCED_INLINE, as the compiler chooses. The record header's writer
+ * below is part of that path. */
 #if defined(EVGEN_EMIT_NO_FORCED_INLINE)
 #define EVGEN_WIRE_EMIT_INLINE static inline
 #else
-/* In every emit's fast path (evgen/runtime_emit.h), which is inlined where events fire: gcc -O2
- * otherwise calls a copy of its own from a file that fires several events. */
 #define EVGEN_WIRE_EMIT_INLINE static inline __attribute__((always_inline))
 #endif
 EVGEN_WIRE_EMIT_INLINE uint8_t *evgen_wire_put_record_header(uint8_t *p, int same_type, uint64_t type, int64_t delta,
