@@ -7,7 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -75,6 +79,24 @@ uint64_t rt_file_records(const char *path, int *has_end)
     tp_free(&t);
     free(data);
     return n;
+}
+
+void rt_kill_once_grown(int pid, const char *path, uint64_t size)
+{
+    struct stat st;
+    int grown = 0, status;
+    for (int i = 0; i < 60000 && !grown; i++) {
+        if (stat(path, &st) == 0 && (uint64_t)st.st_size > size)
+            grown = 1;
+        else if (waitpid(pid, &status, WNOHANG) == pid)
+            break; /* the child died on its own */
+        else
+            nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    kill(pid, SIGKILL);
+    assert_int_equal(waitpid(pid, &status, 0), pid);
+    assert_true(grown);
+    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 }
 
 static int same_str(const char *got, const char *want, const char *what)

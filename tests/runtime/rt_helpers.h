@@ -35,6 +35,10 @@ uint8_t *rt_parse_file(const char *path, tp_trace *trace, tp_records *records, i
 /* The records of the trace file at PATH, which must parse (cmocka asserts); whether it has an end
  * block in *has_end. */
 uint64_t rt_file_records(const char *path, int *has_end);
+/* Kills child PID with SIGKILL once the file at PATH is larger than SIZE bytes (polled every
+ * millisecond, ~60 s at most) and reaps it; asserts that the file grew that far and that the child
+ * was still running then (it died of the SIGKILL). */
+void rt_kill_once_grown(int pid, const char *path, uint64_t size);
 
 /* 1 if the decoded metadata matches the descriptor in every field (else prints the first
  * difference). */

@@ -3,16 +3,12 @@
  * block. And the parser finds a torn tail or a corrupt block wherever it is. */
 #include <errno.h>
 #include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -79,20 +75,7 @@ static void killed_process(evgen_block_writer writer)
         emit_forever(path, writer);
 
     /* Kill it once a few blocks are in the file (or give up after ~60 s: the test then fails). */
-    struct stat st;
-    int grown = 0, status;
-    for (int i = 0; i < 60000 && !grown; i++) {
-        if (stat(path, &st) == 0 && st.st_size > 48 + 6 * (BLOCK + 48))
-            grown = 1;
-        else if (waitpid(pid, &status, WNOHANG) == pid)
-            break; /* the child died on its own */
-        else
-            nanosleep(&(struct timespec){0, 1000000}, NULL);
-    }
-    kill(pid, SIGKILL);
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(grown);
-    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    rt_kill_once_grown(pid, path, 48 + 6 * (BLOCK + 48));
 
     size_t size;
     uint8_t *data = tp_read_file(path, &size);

@@ -7,7 +7,6 @@
  * is not on ext4 (the only file system it applies to). */
 #include <errno.h>
 #include <setjmp.h>
-#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -16,8 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -215,20 +212,7 @@ static void test_prealloc_killed_process(void **state)
             if (fire_tick(0, k) != EVGEN_EMIT_OK)
                 _exit(3);
     }
-    int status, grown = 0;
-    for (int i = 0; i < 60000 && !grown; i++) {
-        struct stat st;
-        if (stat(path, &st) == 0 && st.st_size > 3 * MIB)
-            grown = 1;
-        else if (waitpid(pid, &status, WNOHANG) == pid)
-            break;
-        else
-            nanosleep(&(struct timespec){0, 1000000}, NULL);
-    }
-    kill(pid, SIGKILL);
-    assert_int_equal(waitpid(pid, &status, 0), pid);
-    assert_true(grown);
-    assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
+    rt_kill_once_grown(pid, path, 3 * MIB);
 
     file_space left = space_of(path);
     assert_true(left.allocated > left.size + PAGE); /* it was allocating ahead */
