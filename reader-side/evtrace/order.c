@@ -19,6 +19,7 @@ static inline __attribute__((always_inline)) int decode(const evgen_reader *rd, 
     const uint8_t *p = c->p;
     uint64_t type, size;
     int64_t delta;
+    evgen_reader_prefetch_ahead(p); /* as the inline run does (reader.h) */
     if (evgen_wire_get_record_head(&p, c->end, rd->header.format_version, &c->last_type, &type, &delta) != 0)
         return -1;
     const rd_type *t = evgen_rd_type(et, type);
