@@ -296,9 +296,9 @@ static inline void evgen_event_set_plain(evgen_event *event)
  * one per record). A trace is read through 4 KiB pages, and the hardware's prefetcher stops at a
  * page's end: without it the loop waited at every page for the next one's translation and first
  * line, ~37 records of 111 bytes apart. Asking a page ahead made the loop over a verified 1-GB
- * trace 25-30% faster (8.5 against 11.4-12.3 ns per event; 1 KiB less so, 8 KiB the same) on the
- * Zen 4 guest of 2026-11-29 (docs/performance.md, "Sixteenth round"). The address is computed as an
- * integer: it may lie past the mapping, which a prefetch never faults on. */
+ * trace 24-28% faster (8.9-9.1 against 11.1-12.3 ns per event; 1 KiB ahead less so, 8 KiB the
+ * same) on the Zen 4 guest of 2026-11-29 (docs/performance.md, "Sixteenth round"). The address is
+ * computed as an integer: it may lie past the mapping, which a prefetch never faults on. */
 #define EVGEN_READER_PREFETCH_AHEAD 4096u
 
 /* The reader's and bench/'s: asks for the bytes EVGEN_READER_PREFETCH_AHEAD past `p`. */
