@@ -114,14 +114,6 @@ int evgen_wire_block_header_events_fields_zero(const evgen_wire_block_header *bh
 /* A record's type before the first record of a block (no type is this large). */
 #define EVGEN_WIRE_NO_TYPE UINT64_MAX
 
-/* Writes a format-2 record header at `p`. `same_type`: the record has the type of the block's
- * previous record (never for a block's first). Its head is one varint:
- * - odd: the record repeats the previous record's type and head >> 1 is its delta (>= 0), so a run
- *   of one event costs one byte of header for deltas below 64 ticks, two below 8192;
- * - even: head >> 1 is the type, and a zigzag varint delta follows (another type, or a negative
- *   delta).
- * The delta is in ticks from the previous record of the block (the first: from base_ticks). Then
- * the payload size if the type is variable. Returns the byte after it, where the payload goes. */
 /* How the emit's fast path is inlined (evgen/runtime_emit.h's EVGEN_EMIT_INLINE is this): always,
  * where events fire, since gcc -O2 otherwise calls a copy of its own from a file that fires several
  * events; with EVGEN_EMIT_NO_FORCED_INLINE, as the compiler chooses. The record header's writer
@@ -131,6 +123,15 @@ int evgen_wire_block_header_events_fields_zero(const evgen_wire_block_header *bh
 #else
 #define EVGEN_WIRE_EMIT_INLINE static inline __attribute__((always_inline))
 #endif
+
+/* Writes a format-2 record header at `p`. `same_type`: the record has the type of the block's
+ * previous record (never for a block's first). Its head is one varint:
+ * - odd: the record repeats the previous record's type and head >> 1 is its delta (>= 0), so a run
+ *   of one event costs one byte of header for deltas below 64 ticks, two below 8192;
+ * - even: head >> 1 is the type, and a zigzag varint delta follows (another type, or a negative
+ *   delta).
+ * The delta is in ticks from the previous record of the block (the first: from base_ticks). Then
+ * the payload size if the type is variable. Returns the byte after it, where the payload goes. */
 EVGEN_WIRE_EMIT_INLINE uint8_t *evgen_wire_put_record_header(uint8_t *p, int same_type, uint64_t type, int64_t delta,
                                                             int variable, uint32_t payload_size)
 {
