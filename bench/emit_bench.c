@@ -34,6 +34,7 @@
 
 #include "bench_common.h"
 #include "evgen/runtime.h"
+#include "gc_heap_values.h"
 #include "gcevents_runtime.h"
 
 enum { PAYLOAD_SMALL, PAYLOAD_MEDIUM, PAYLOAD_LARGE, N_PAYLOADS };
@@ -108,16 +109,6 @@ typedef struct emit_job {
     int payload;
 } emit_job;
 
-/* The values a runtime passes, as they would lie in its memory: loaded at every event (volatile),
- * not constants the compiler could fold into the inlined FireEtw's stores. */
-static volatile struct bench_gc_heap {
-    uint64_t sizes[9]; /* GCHeapStats' TotalPromotedSize0 ... FinalizationPromotedCount */
-    uint32_t counts[3];
-    uint16_t clr_instance_id;
-    uint64_t total_promoted4;
-    uint32_t suspend_reason;
-} gc_heap = {{1, 2, 3, 4, 5, 6, 7, 8, 9}, {10, 11, 12}, 13, 15, 1};
-
 static void *emit_thread(void *arg)
 {
     const emit_job *job = arg;
@@ -125,13 +116,10 @@ static void *emit_thread(void *arg)
     for (long i = 0; i < job->events; i++)
         switch (job->payload) {
         case PAYLOAD_SMALL:
-            FIRE_EVENT(GCSuspendEEBegin, gc_heap.suspend_reason, (uint32_t)i, gc_heap.clr_instance_id);
+            FIRE_EVENT(GCSuspendEEBegin, bench_gc_heap.suspend_reason, (uint32_t)i, bench_gc_heap.clr_instance_id);
             break;
         case PAYLOAD_MEDIUM:
-            FIRE_EVENT(GCHeapStats, (uint64_t)i, gc_heap.sizes[0], gc_heap.sizes[1], gc_heap.sizes[2], gc_heap.sizes[3],
-                       gc_heap.sizes[4], gc_heap.sizes[5], gc_heap.sizes[6], gc_heap.sizes[7], gc_heap.sizes[8],
-                       gc_heap.counts[0], gc_heap.counts[1], gc_heap.counts[2], gc_heap.clr_instance_id, (uint64_t)i,
-                       gc_heap.total_promoted4);
+            FIRE_EVENT(GCHeapStats, BENCH_GC_HEAP_STATS_VALUES(i));
             break;
         default:
             values[i & 31].Size = (uint64_t)i;

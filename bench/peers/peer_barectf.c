@@ -69,7 +69,7 @@ int main(int argc, char **argv)
     peer_mark start = peer_mark_now();
     open_packet(&p);
     for (long i = 0; i < events; i++)
-        peer_gc_trace_GCHeapStats(&p.ctx, PEER_GC_HEAP_STATS_VALUES(i));
+        peer_gc_trace_GCHeapStats(&p.ctx, BENCH_GC_HEAP_STATS_VALUES(i));
     if (peer_packet_is_open(&p.ctx) && !peer_packet_is_empty(&p.ctx))
         close_packet(&p);
     if (fclose(p.stream) != 0 || p.write_failed) {

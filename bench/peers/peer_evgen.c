@@ -34,7 +34,7 @@ static int run_enabled(long events, const char *path, evgen_block_writer writer,
     evgen_session_enable(session, NULL, 5, ~0ull);
     peer_mark start = peer_mark_now();
     for (long i = 0; i < events; i++)
-        FIRE_EVENT(GCHeapStats, PEER_GC_HEAP_STATS_VALUES(i));
+        FIRE_EVENT(GCHeapStats, BENCH_GC_HEAP_STATS_VALUES(i));
     evgen_session_totals totals;
     if (evgen_session_close(session, &totals, NULL, NULL) != 0) {
         perror("evgen_session_close");
@@ -57,7 +57,7 @@ static int run_disabled(long events)
 {
     peer_mark start = peer_mark_now();
     for (long i = 0; i < events; i++)
-        FIRE_EVENT(GCHeapStats, PEER_GC_HEAP_STATS_VALUES(i));
+        FIRE_EVENT(GCHeapStats, BENCH_GC_HEAP_STATS_VALUES(i));
     peer_report("evgen-disabled", events, start, peer_mark_now(), 0);
     return 0;
 }

@@ -45,7 +45,7 @@ int main(int argc, char **argv)
     for (long i = 0; i < events; i++) {
         gc_heap_stats_packed payload;
         uint64_t ts = peer_monotonic_ns();
-        pack(&payload, PEER_GC_HEAP_STATS_VALUES(i));
+        pack(&payload, BENCH_GC_HEAP_STATS_VALUES(i));
         if (used + sizeof ts + sizeof payload > sizeof buffer) {
             fwrite(buffer, 1, used, f);
             used = 0;

@@ -3,8 +3,7 @@
  * its threads), and one line per measurement that bench/peers/run.sh parses:
  *   PEER <harness> events=<n> wall_ns=<ns> cpu_ns=<ns>
  * (totals over the run, not per event: run.sh divides, and measures the output's bytes itself).
- * Also the GCHeapStats v2 payload every harness records, with values varying per event as in
- * bench/emit_bench.c. */
+ * The GCHeapStats v2 payload every harness records is bench/gc_heap_values.h's, as emit_bench's. */
 #ifndef EVGEN_PEER_TIMING_H
 #define EVGEN_PEER_TIMING_H
 
@@ -14,24 +13,8 @@
 #include <sys/resource.h>
 #include <time.h>
 
-/* The statistics a runtime passes with GCHeapStats, as they would lie in its heap: read from
- * memory at every event (volatile: loads, as a runtime's fields are), so that no harness's compiler
- * folds them into its serializer as constants, which a serializer inlined at the call site (evgen's,
- * LTTng's) or cloned for it (gcc's constant propagation) would otherwise make stores of immediates. */
-static volatile struct peer_gc_heap {
-    uint64_t sizes[9]; /* TotalPromotedSize0 ... FinalizationPromotedCount */
-    uint32_t counts[3];
-    uint16_t clr_instance_id;
-    uint64_t total_promoted4;
-} peer_gc_heap = {{1, 2, 3, 4, 5, 6, 7, 8, 9}, {10, 11, 12}, 13, 15};
+#include "../gc_heap_values.h"
 
-/* The 16 fields of GCHeapStats version 2 (manifest/gcevents.h), 110 bytes when packed, for event
- * `i`: the two generation sizes vary with i, the rest is read from peer_gc_heap; as emit_bench.c. */
-#define PEER_GC_HEAP_STATS_VALUES(i)                                                                   \
-    (uint64_t)(i), peer_gc_heap.sizes[0], peer_gc_heap.sizes[1], peer_gc_heap.sizes[2], peer_gc_heap.sizes[3], \
-        peer_gc_heap.sizes[4], peer_gc_heap.sizes[5], peer_gc_heap.sizes[6], peer_gc_heap.sizes[7],            \
-        peer_gc_heap.sizes[8], peer_gc_heap.counts[0], peer_gc_heap.counts[1], peer_gc_heap.counts[2],         \
-        peer_gc_heap.clr_instance_id, (uint64_t)(i), peer_gc_heap.total_promoted4
 #define PEER_GC_HEAP_STATS_PAYLOAD_BYTES 110
 
 typedef struct peer_mark {
