@@ -6,8 +6,8 @@
  * buffer head for every 4 KiB; into space already allocated (unwritten) it pays only the buffer
  * head. Here that took a quarter of the kernel's side of each write (0.30 against 0.22 ns of CPU per
  * byte, ~9 ns per 110-byte event: docs/performance.md, "Fourteenth round: space allocated ahead").
- * The blocks are allocated by one fallocate per step (1 to 8 MiB), made by whichever thread's block
- * first comes within half a step of the allocated end; the conversion of the written blocks from
+ * The blocks are allocated by one fallocate at a time, up to a step (1 to 8 MiB) past the block of
+ * whichever thread first comes within half a step of the allocated end; the conversion of the written blocks from
  * unwritten is done by the kernel at writeback, as the floor's delayed allocation is.
  *
  * What it keeps. FALLOC_FL_KEEP_SIZE leaves the file's size the bytes written: a reader of the live
@@ -63,7 +63,9 @@ void evgen_rt_prealloc_slow(evgen_session *s, uint64_t end)
         uint64_t step = step_after(at);
         if (end + step / 2 <= at)
             return; /* another thread allocated meanwhile */
-        uint64_t to = (end > at ? end : at) + step;
+        /* A step past END, not past AT: what is allocated ahead of the writing stays under a step
+         * (a killed process leaves no more), each fallocate adding at least half of one. */
+        uint64_t to = end + step;
         if (!__atomic_compare_exchange_n(&s->prealloc_end, &at, to, 0, __ATOMIC_RELAXED, __ATOMIC_RELAXED))
             continue;
         if (fallocate(s->fd, FALLOC_FL_KEEP_SIZE, (off_t)at, (off_t)(to - at)) != 0)
