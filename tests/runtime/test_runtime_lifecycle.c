@@ -27,7 +27,7 @@ enum { THREADS = 3 };
 
 typedef struct emitter {
     pthread_t thread;
-    uint64_t heapstats, ticks, markers; /* attempts */
+    uint64_t heapstats, ticks, markers; /* attempts (ticks atomic: the test waits on them) */
     int *stop; /* atomic */
 } emitter;
 
@@ -40,13 +40,29 @@ static void *emit_all(void *arg)
         fire_heapstats_v2(v, c, 1, k, k);
         e->heapstats++;
         fire_tick(0, k);
-        e->ticks++;
+        __atomic_fetch_add(&e->ticks, 1, __ATOMIC_RELAXED);
         if (k % 4 == 0) {
             fire_marker(k, 0);
             e->markers++;
         }
     }
     return NULL;
+}
+
+/* Waits until the emitters have attempted N more ticks than when called (at most 60 s), where a
+ * fixed sleep could pass with none of them scheduled on a loaded machine. */
+static void wait_for_ticks(emitter *e, uint64_t n)
+{
+    uint64_t start = 0, now = 0;
+    for (int i = 0; i < THREADS; i++)
+        start += __atomic_load_n(&e[i].ticks, __ATOMIC_RELAXED);
+    for (int ms = 0; ms < 60000 && now < start + n; ms++) {
+        usleep(1000);
+        now = 0;
+        for (int i = 0; i < THREADS; i++)
+            now += __atomic_load_n(&e[i].ticks, __ATOMIC_RELAXED);
+    }
+    assert_true(now >= start + n);
 }
 
 /* Records of `type` in the trace; *all and *end_written (may be NULL) receive its record count
@@ -100,7 +116,7 @@ static void test_sessions_at_once(void **state)
         e[i].stop = &stop;
         assert_int_equal(pthread_create(&e[i].thread, NULL, emit_all, &e[i]), 0);
     }
-    usleep(20000);
+    wait_for_ticks(e, 1000);
     evgen_session_totals tb;
     uint8_t *mb;
     size_t nb;
@@ -108,7 +124,7 @@ static void test_sessions_at_once(void **state)
     evgen_session *d = evgen_session_open_memory(&o);
     assert_non_null(d);
     assert_int_equal(evgen_session_enable(d, "Test-Provider", 4, 0x4), 0);
-    usleep(20000);
+    wait_for_ticks(e, 1000);
     __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
     uint64_t heapstats = 0, ticks = 0, markers = 0;
     for (int i = 0; i < THREADS; i++) {
