@@ -7,8 +7,9 @@
  * head. Here that took a quarter of the kernel's side of each write (0.30 against 0.22 ns of CPU per
  * byte, ~9 ns per 110-byte event: docs/performance.md, "Fourteenth round: space allocated ahead").
  * The blocks are allocated by one fallocate at a time, up to a step (1 to 8 MiB) past the block of
- * whichever thread first comes within half a step of the allocated end; the conversion of the written blocks from
- * unwritten is done by the kernel at writeback, as the floor's delayed allocation is.
+ * whichever thread first comes within half a step of the allocated end; the conversion of the
+ * written blocks from unwritten is done by the kernel at writeback, as the floor's delayed
+ * allocation is.
  *
  * What it keeps. FALLOC_FL_KEEP_SIZE leaves the file's size the bytes written: a reader of the live
  * file, or of one a killed process left, sees the same file as without it. Close gives back what

@@ -194,9 +194,9 @@ static void test_prealloc_failing_sink_not_lengthened(void **state)
 
 /* Killed with space allocated ahead: the file's size is the bytes written (the trace reads to its
  * last complete block), and what stays allocated past it is at most a step (8 MiB) and the blocks
- * then being written, whenever the kill comes. Past 5 MiB, where the steps have grown to 8 MiB: an
- * allocation a step past the allocated end rather than past the writing would leave up to half a
- * step more (the CI once killed it there, by a slow poll, when the test waited for 3 MiB). */
+ * then being written, whenever the kill comes. Killed past 5 MiB: there a rule that allocated a step
+ * past the allocated end rather than past the writing had its end at 16.5 MiB, some 10-11 MiB
+ * ahead (the CI once killed the child there, by a slow poll, when the test waited for 3 MiB). */
 static void test_prealloc_killed_process(void **state)
 {
     (void)state;
