@@ -49,18 +49,23 @@ static void *emit_all(void *arg)
     return NULL;
 }
 
+/* The ticks the running emitters have attempted so far. */
+static uint64_t ticks_attempted(emitter *e)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < THREADS; i++)
+        n += __atomic_load_n(&e[i].ticks, __ATOMIC_RELAXED);
+    return n;
+}
+
 /* Waits until the emitters have attempted N more ticks than when called (at most 60 s), where a
  * fixed sleep could pass with none of them scheduled on a loaded machine. */
 static void wait_for_ticks(emitter *e, uint64_t n)
 {
-    uint64_t start = 0, now = 0;
-    for (int i = 0; i < THREADS; i++)
-        start += __atomic_load_n(&e[i].ticks, __ATOMIC_RELAXED);
+    uint64_t start = ticks_attempted(e), now = start;
     for (int ms = 0; ms < 60000 && now < start + n; ms++) {
         usleep(1000);
-        now = 0;
-        for (int i = 0; i < THREADS; i++)
-            now += __atomic_load_n(&e[i].ticks, __ATOMIC_RELAXED);
+        now = ticks_attempted(e);
     }
     assert_true(now >= start + n);
 }
