@@ -41,7 +41,7 @@ static void fill(struct peer_gc_heap_stats *s, uint64_t g0, uint64_t p0, uint64_
     do {                                                                   \
         if (lttng_ust_tracepoint_enabled(evgen_peer, GCHeapStats)) {       \
             struct peer_gc_heap_stats s_;                                  \
-            fill(&s_, BENCH_GC_HEAP_STATS_VALUES(i));                       \
+            fill(&s_, BENCH_GC_HEAP_STATS_VALUES(i));                      \
             lttng_ust_do_tracepoint(evgen_peer, GCHeapStats, &s_);         \
         }                                                                  \
     } while (0)
