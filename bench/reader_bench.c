@@ -9,8 +9,9 @@
  * unmap), and the whole read in time order.
  * Then, on a cut of at most 2 M events, `evgen dump --json` to /dev/null, and the same events
  * exported as CTF (`evgen export --ctf`) and read by babeltrace2 when it is installed: its decode
- * alone (`-o dummy`) and its text output to /dev/null, compared per event. Median of RUNS runs
- * each. Usage: reader_bench [EVENTS] [RUNS] [DIR] */
+ * alone (`-o dummy`) and its text output to /dev/null, compared per event. RUNS rounds, each doing
+ * every read once, evgen's then babeltrace2's; the figures are medians over the rounds, the
+ * ratios medians of each round's ratio. Usage: reader_bench [EVENTS] [RUNS] [DIR] */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
 #include <spawn.h>
@@ -204,6 +205,12 @@ static void remove_ctf(const char *dir)
     run_timed(argv, 0);
 }
 
+/* Per-round ratio of two rates, A events in TA seconds against B events in TB. */
+static double rate_ratio(double a, double ta, double b, double tb)
+{
+    return (a / ta) / (b / tb);
+}
+
 int main(int argc, char **argv)
 {
     long events;
@@ -217,16 +224,6 @@ int main(int argc, char **argv)
     write_trace(path, events);
     struct stat st;
     stat(path, &st);
-    double wholes[64], whole_cpus[64], opens[64], loops[64], validated[64], bares[64], maps[64], timed[64], dumps[64],
-        bt_decodes[64], bt_texts[64];
-    uint64_t checksum = 0;
-    for (int r = 0; r < runs; r++) {
-        read_times t = read_run(path, events, &checksum);
-        wholes[r] = t.whole, opens[r] = t.open, loops[r] = t.loop, validated[r] = t.validated_loop, bares[r] = t.bare;
-        maps[r] = t.map, whole_cpus[r] = t.whole_cpu;
-        timed[r] = t.whole_time_order;
-    }
-    unlink(path);
 
     /* The cut dump --json and babeltrace2 read (babeltrace2 is slow): the same events for both. */
     long cut = events < 2000000 ? events : 2000000;
@@ -235,29 +232,47 @@ int main(int argc, char **argv)
     snprintf(ctf_dir, sizeof ctf_dir, "%s.ctf", path);
     write_trace(cut_path, cut);
     const char *dump_argv[] = {EVGEN_EXE, "dump", "--json", "--order", "file", cut_path, NULL};
-    for (int r = 0; r < runs; r++)
-        dumps[r] = must_run(dump_argv);
+    const char *decode_argv[] = {"babeltrace2", "-o", "dummy", ctf_dir, NULL};
+    const char *text_argv[] = {"babeltrace2", ctf_dir, NULL};
     int bt = have_babeltrace2();
     if (bt) {
         const char *export_argv[] = {EVGEN_EXE, "export", "--ctf", ctf_dir, cut_path, "--no-progress", NULL};
         must_run(export_argv);
-        const char *decode_argv[] = {"babeltrace2", "-o", "dummy", ctf_dir, NULL};
-        const char *text_argv[] = {"babeltrace2", ctf_dir, NULL};
-        for (int r = 0; r < runs && bt; r++) {
-            bt_decodes[r] = run_timed(decode_argv, 1);
-            bt_texts[r] = run_timed(text_argv, 1);
-            bt = bt_decodes[r] >= 0 && bt_texts[r] >= 0;
-        }
-        remove_ctf(ctf_dir);
     }
+
+    /* Every round reads with evgen and then with babeltrace2, and the ratios are taken per round:
+     * this machine's host changes speed within minutes, and a ratio of two medians taken minutes
+     * apart would carry that change (docs/performance.md). */
+    double wholes[64], whole_cpus[64], opens[64], loops[64], validated[64], bares[64], maps[64], timed[64], dumps[64],
+        bt_decodes[64], bt_texts[64], whole_x[64], valid_x[64], bare_x[64], dump_x[64];
+    uint64_t checksum = 0;
+    double ev = (double)events, n_cut = (double)cut;
+    for (int r = 0; r < runs; r++) {
+        read_times t = read_run(path, events, &checksum);
+        wholes[r] = t.whole, opens[r] = t.open, loops[r] = t.loop, validated[r] = t.validated_loop, bares[r] = t.bare;
+        maps[r] = t.map, whole_cpus[r] = t.whole_cpu;
+        timed[r] = t.whole_time_order;
+        dumps[r] = must_run(dump_argv);
+        if (!bt)
+            continue;
+        bt_decodes[r] = run_timed(decode_argv, 1);
+        bt_texts[r] = run_timed(text_argv, 1);
+        bt = bt_decodes[r] >= 0 && bt_texts[r] >= 0;
+        whole_x[r] = rate_ratio(ev, wholes[r], n_cut, bt_decodes[r]);
+        valid_x[r] = rate_ratio(ev, validated[r], n_cut, bt_decodes[r]);
+        bare_x[r] = rate_ratio(ev, bares[r], n_cut, bt_decodes[r]);
+        dump_x[r] = rate_ratio(n_cut, dumps[r], n_cut, bt_texts[r]);
+    }
+    unlink(path);
     unlink(cut_path);
+    remove_ctf(ctf_dir);
 
     double m_whole = bench_median(wholes, runs), m_open = bench_median(opens, runs), m_loop = bench_median(loops, runs),
            m_valid = bench_median(validated, runs), m_bare = bench_median(bares, runs), m_timed = bench_median(timed, runs),
            m_dump = bench_median(dumps, runs), m_map = bench_median(maps, runs),
            m_whole_cpu = bench_median(whole_cpus, runs);
-    double ev = (double)events, size = (double)st.st_size;
-    printf("reader_bench: %ld GCHeapStats v2 events (%.1f MB, %.1f bytes/event), median of %d runs\n", events,
+    double size = (double)st.st_size;
+    printf("reader_bench: %ld GCHeapStats v2 events (%.1f MB, %.1f bytes/event), median of %d rounds\n", events,
            size / 1e6, size / ev, runs);
     printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event  (checksum %llx)\n",
            "whole read: open + iterate + 16 accessors per event", ev / m_whole / 1e6, size / m_whole / 1e9,
@@ -276,22 +291,26 @@ int main(int argc, char **argv)
            m_map * 1e3, size / m_map / 1e9, m_map * 1e9 / ev);
     printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "whole read in time order (open included)",
            ev / m_timed / 1e6, size / m_timed / 1e9, m_timed * 1e9 / ev);
-    double dump_rate = (double)cut / m_dump;
-    printf("%-52s %8.2f M events/s  (%ld events)\n", "evgen dump --json --order file > /dev/null", dump_rate / 1e6,
+    printf("%-52s %8.2f M events/s  (%ld events)\n", "evgen dump --json --order file > /dev/null", n_cut / m_dump / 1e6,
            cut);
     if (!bt) {
         printf("babeltrace2: not installed (or it failed): its rows are skipped\n");
         return 0;
     }
     double m_decode = bench_median(bt_decodes, runs), m_text = bench_median(bt_texts, runs);
-    double decode_rate = (double)cut / m_decode, text_rate = (double)cut / m_text;
     printf("%-52s %8.2f M events/s  (the %ld-event cut as CTF)\n", "babeltrace2 -o dummy CTF (decode)",
-           decode_rate / 1e6, cut);
-    printf("%-52s %8.2f M events/s  (the same cut)\n", "babeltrace2 CTF > /dev/null (text)", text_rate / 1e6);
-    printf("%-52s %8.1fx  (goal 60x)\n", "whole read / babeltrace2 decode, per event", ev / m_whole / decode_rate);
-    printf("%-52s %8.1fx\n", "floor loop / babeltrace2 decode, per event", ev / m_valid / decode_rate);
-    printf("%-52s %8.1fx  (what a read through a mapping does at least)\n", "bare loop / babeltrace2 decode, per event",
-           ev / m_bare / decode_rate);
-    printf("%-52s %8.1fx  (goal 20x)\n", "dump --json / babeltrace2 text, per event", dump_rate / text_rate);
+           n_cut / m_decode / 1e6, cut);
+    printf("%-52s %8.2f M events/s  (the same cut)\n", "babeltrace2 CTF > /dev/null (text)", n_cut / m_text / 1e6);
+    /* (bench_median sorts: after it, [0] and [runs - 1] are the lowest and highest.) */
+    double x_whole = bench_median(whole_x, runs), x_valid = bench_median(valid_x, runs),
+           x_bare = bench_median(bare_x, runs), x_dump = bench_median(dump_x, runs);
+    printf("per event, the median of each round's ratio (in brackets the lowest and highest round's):\n");
+    printf("%-52s %8.1fx  (%.1f-%.1fx; goal 60x)\n", "whole read / babeltrace2 decode", x_whole, whole_x[0],
+           whole_x[runs - 1]);
+    printf("%-52s %8.1fx  (%.1f-%.1fx)\n", "floor loop / babeltrace2 decode", x_valid, valid_x[0], valid_x[runs - 1]);
+    printf("%-52s %8.1fx  (%.1f-%.1fx; what a read through a mapping does at least)\n",
+           "bare loop / babeltrace2 decode", x_bare, bare_x[0], bare_x[runs - 1]);
+    printf("%-52s %8.1fx  (%.1f-%.1fx; goal 20x)\n", "dump --json / babeltrace2 text", x_dump, dump_x[0],
+           dump_x[runs - 1]);
     return 0;
 }
