@@ -4,6 +4,7 @@
 #ifndef EVGEN_READER_CORE_H
 #define EVGEN_READER_CORE_H
 
+#include <pthread.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -11,6 +12,12 @@
 #include "evgen/reader.h"
 #include "evgen/wire_bytes.h"
 #include "evgen/wire_kinds.h" /* evgen_trace_field.kind holds an evgen_wire_kind */
+
+/* ---- threads ----------------------------------------------------------------------------- */
+
+/* pthread_create for a helper that should run at once on another CPU than the caller's (placed
+ * there, then free to move: thread_beside.c says why); 0 or pthread_create's error. */
+int evgen_rd_thread_start_beside(pthread_t *thread, void *(*start)(void *), void *arg);
 
 /* ---- an arena for everything the metadata decodes into ----------------------------------- */
 

@@ -87,7 +87,7 @@ void evgen_rd_verifier_start(evgen_reader *rd, rd_evtrace *et)
     sigset_t all, old;
     sigfillset(&all);
     pthread_sigmask(SIG_SETMASK, &all, &old);
-    int err = pthread_create(&v->thread, NULL, verify_ahead, v);
+    int err = evgen_rd_thread_start_beside(&v->thread, verify_ahead, v);
     pthread_sigmask(SIG_SETMASK, &old, NULL);
     if (err != 0) {
         free(claims);

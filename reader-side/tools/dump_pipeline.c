@@ -215,7 +215,7 @@ dump_pipeline *evgen_dump_pipeline_start(dumper *d)
         }
     pthread_mutex_init(&pl->lock, NULL);
     pthread_cond_init(&pl->cond, NULL);
-    if (pthread_create(&pl->helper, NULL, helper_main, pl) != 0) {
+    if (evgen_rd_thread_start_beside(&pl->helper, helper_main, pl) != 0) {
         pthread_mutex_destroy(&pl->lock);
         pthread_cond_destroy(&pl->cond);
         free_pipeline(pl);
