@@ -4,9 +4,10 @@
  * back with libevgen-reader and the generated accessors, summing every field: the whole read (its
  * wall time and the process's CPU, every thread's), the open alone, the loop alone, the loop over
  * a trace already validated (evgen_reader_status first: every block verified before the clock
- * starts; the floor), a bare loop over the same file that checks nothing (bare_read.c: the least a
- * reader through a mapping does), the kernel's share of it (map_alone: map, a load per page,
- * unmap), and the whole read in time order.
+ * starts; the floor), the same while a thread spins on another core (the floor of an iterator
+ * with the verifier beside it, where cores slow each other down), a bare loop over the same file
+ * that checks nothing (bare_read.c: the least a reader through a mapping does), the kernel's
+ * share of it (map_alone: map, a load per page, unmap), and the whole read in time order.
  * Then, on a cut of at most 2 M events, `evgen dump --json` to /dev/null, and the same events
  * exported as CTF (`evgen export --ctf`) and read by babeltrace2 when it is installed: its decode
  * alone (`-o dummy`) and its text output to /dev/null, compared per event. RUNS rounds, each doing
@@ -14,6 +15,7 @@
  * ratios medians of each round's ratio. Usage: reader_bench [EVENTS] [RUNS] [DIR] */
 #define _POSIX_C_SOURCE 200809L
 #include <fcntl.h>
+#include <pthread.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +69,7 @@ typedef struct read_times {
     double whole_cpu;         /* the process's CPU during the whole read, the verifier thread's too */
     double whole_time_order;  /* the same in time order (every block verified at the rewind) */
     double validated_loop;    /* the loop over a reader whose validation finished before it */
+    double validated_beside;  /* the same while a thread spins on another core (no memory traffic) */
     double bare;              /* bare_read: map, frame, 16 loads, unmap, nothing checked */
     double map;               /* map_alone: map, a load per page, unmap */
 } read_times;
@@ -101,6 +104,38 @@ static void record_shape(const char *path, uint32_t *version, uint32_t *size)
     *version = ev.version;
     *size = ev.size;
     evgen_reader_close(r);
+}
+
+/* A thread that only spins (registers, no memory) until told to stop. */
+static void *spin(void *arg)
+{
+    int *stop = arg;
+    while (!__atomic_load_n(stop, __ATOMIC_RELAXED))
+        ;
+    return NULL;
+}
+
+/* The loop over R again (rewound) while a spinner keeps another core busy: the most the whole
+ * read's iterator can do while the verifier works beside it, on a machine where a busy core slows
+ * the other (a virtual CPU may share its core or its host's power with the other). Seconds. */
+static double loop_beside_spinner(evgen_reader *r)
+{
+    int stop = 0;
+    pthread_t t;
+    if (pthread_create(&t, NULL, spin, &stop) != 0) {
+        fprintf(stderr, "reader_bench: cannot start a thread\n");
+        exit(1);
+    }
+    struct timespec settle = {0, 10 * 1000 * 1000}; /* time for the scheduler to give it a core */
+    nanosleep(&settle, NULL);
+    evgen_reader_rewind(r, EVGEN_ORDER_FILE);
+    long n;
+    double t0 = bench_now_seconds();
+    read_loop(r, &n);
+    double s = bench_now_seconds() - t0;
+    __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
+    pthread_join(t, NULL);
+    return s;
 }
 
 static read_times read_run(const char *path, long events, uint64_t *checksum)
@@ -140,8 +175,9 @@ static read_times read_run(const char *path, long events, uint64_t *checksum)
     t0 = bench_now_seconds();
     read_loop(r, &n);
     t.validated_loop = bench_now_seconds() - t0;
-    evgen_reader_close(r);
     check_count(n, events);
+    t.validated_beside = loop_beside_spinner(r);
+    evgen_reader_close(r);
     t0 = bench_now_seconds();
     r = open_or_die(path);
     evgen_reader_rewind(r, EVGEN_ORDER_TIME);
@@ -243,14 +279,14 @@ int main(int argc, char **argv)
     /* Every round reads with evgen and then with babeltrace2, and the ratios are taken per round:
      * this machine's host changes speed within minutes, and a ratio of two medians taken minutes
      * apart would carry that change (docs/performance.md). */
-    double wholes[64], whole_cpus[64], opens[64], loops[64], validated[64], bares[64], maps[64], timed[64], dumps[64],
-        bt_decodes[64], bt_texts[64], whole_x[64], valid_x[64], bare_x[64], dump_x[64];
+    double wholes[64], whole_cpus[64], opens[64], loops[64], validated[64], besides[64], bares[64], maps[64], timed[64],
+        dumps[64], bt_decodes[64], bt_texts[64], whole_x[64], valid_x[64], beside_x[64], bare_x[64], dump_x[64];
     uint64_t checksum = 0;
     double ev = (double)events, n_cut = (double)cut;
     for (int r = 0; r < runs; r++) {
         read_times t = read_run(path, events, &checksum);
         wholes[r] = t.whole, opens[r] = t.open, loops[r] = t.loop, validated[r] = t.validated_loop, bares[r] = t.bare;
-        maps[r] = t.map, whole_cpus[r] = t.whole_cpu;
+        maps[r] = t.map, whole_cpus[r] = t.whole_cpu, besides[r] = t.validated_beside;
         timed[r] = t.whole_time_order;
         dumps[r] = must_run(dump_argv);
         if (!bt)
@@ -260,6 +296,7 @@ int main(int argc, char **argv)
         bt = bt_decodes[r] >= 0 && bt_texts[r] >= 0;
         whole_x[r] = rate_ratio(ev, wholes[r], n_cut, bt_decodes[r]);
         valid_x[r] = rate_ratio(ev, validated[r], n_cut, bt_decodes[r]);
+        beside_x[r] = rate_ratio(ev, besides[r], n_cut, bt_decodes[r]);
         bare_x[r] = rate_ratio(ev, bares[r], n_cut, bt_decodes[r]);
         dump_x[r] = rate_ratio(n_cut, dumps[r], n_cut, bt_texts[r]);
     }
@@ -268,7 +305,7 @@ int main(int argc, char **argv)
     remove_ctf(ctf_dir);
 
     double m_whole = bench_median(wholes, runs), m_open = bench_median(opens, runs), m_loop = bench_median(loops, runs),
-           m_valid = bench_median(validated, runs), m_bare = bench_median(bares, runs), m_timed = bench_median(timed, runs),
+           m_valid = bench_median(validated, runs), m_beside = bench_median(besides, runs), m_bare = bench_median(bares, runs), m_timed = bench_median(timed, runs),
            m_dump = bench_median(dumps, runs), m_map = bench_median(maps, runs),
            m_whole_cpu = bench_median(whole_cpus, runs);
     double size = (double)st.st_size;
@@ -285,6 +322,8 @@ int main(int argc, char **argv)
            ev / m_loop / 1e6, size / m_loop / 1e9, m_loop * 1e9 / ev);
     printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "  floor: the loop over a trace already validated",
            ev / m_valid / 1e6, size / m_valid / 1e9, m_valid * 1e9 / ev);
+    printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "  the same, a thread spinning on another core",
+           ev / m_beside / 1e6, size / m_beside / 1e9, m_beside * 1e9 / ev);
     printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event\n", "floor: a bare loop (map, frame, 16 loads, unmap)",
            ev / m_bare / 1e6, size / m_bare / 1e9, m_bare * 1e9 / ev);
     printf("%-52s %8.1f ms       %6.2f GB/s  %6.2f ns/event\n", "  of which the kernel's: map, a load per page, unmap",
@@ -303,11 +342,14 @@ int main(int argc, char **argv)
     printf("%-52s %8.2f M events/s  (the same cut)\n", "babeltrace2 CTF > /dev/null (text)", n_cut / m_text / 1e6);
     /* (bench_median sorts: after it, [0] and [runs - 1] are the lowest and highest.) */
     double x_whole = bench_median(whole_x, runs), x_valid = bench_median(valid_x, runs),
-           x_bare = bench_median(bare_x, runs), x_dump = bench_median(dump_x, runs);
+           x_beside = bench_median(beside_x, runs), x_bare = bench_median(bare_x, runs),
+           x_dump = bench_median(dump_x, runs);
     printf("per event, the median of each round's ratio (in brackets the lowest and highest round's):\n");
     printf("%-52s %8.1fx  (%.1f-%.1fx; goal 60x)\n", "whole read / babeltrace2 decode", x_whole, whole_x[0],
            whole_x[runs - 1]);
     printf("%-52s %8.1fx  (%.1f-%.1fx)\n", "floor loop / babeltrace2 decode", x_valid, valid_x[0], valid_x[runs - 1]);
+    printf("%-52s %8.1fx  (%.1f-%.1fx)\n", "  the same, a thread spinning on another core", x_beside, beside_x[0],
+           beside_x[runs - 1]);
     printf("%-52s %8.1fx  (%.1f-%.1fx; what a read through a mapping does at least)\n",
            "bare loop / babeltrace2 decode", x_bare, bare_x[0], bare_x[runs - 1]);
     printf("%-52s %8.1fx  (%.1f-%.1fx; goal 20x)\n", "dump --json / babeltrace2 text", x_dump, dump_x[0],
