@@ -118,7 +118,7 @@ static void *spin(void *arg)
 /* The loop over R again (rewound) while a spinner keeps another core busy: the most the whole
  * read's iterator can do while the verifier works beside it, on a machine where a busy core slows
  * the other (a virtual CPU may share its core or its host's power with the other). Seconds. */
-static double loop_beside_spinner(evgen_reader *r)
+static double loop_beside_spinner(evgen_reader *r, long events)
 {
     int stop = 0;
     pthread_t t;
@@ -135,6 +135,7 @@ static double loop_beside_spinner(evgen_reader *r)
     double s = bench_now_seconds() - t0;
     __atomic_store_n(&stop, 1, __ATOMIC_RELAXED);
     pthread_join(t, NULL);
+    check_count(n, events);
     return s;
 }
 
@@ -176,7 +177,7 @@ static read_times read_run(const char *path, long events, uint64_t *checksum)
     read_loop(r, &n);
     t.validated_loop = bench_now_seconds() - t0;
     check_count(n, events);
-    t.validated_beside = loop_beside_spinner(r);
+    t.validated_beside = loop_beside_spinner(r, events);
     evgen_reader_close(r);
     t0 = bench_now_seconds();
     r = open_or_die(path);

@@ -3,12 +3,12 @@
  *
  * Linux may queue a new thread on its creator's CPU, and while the creator keeps that CPU busy
  * the thread waits for the next scheduler tick to be moved to an idle one: on the project's
- * 2-vCPU VM (kernel 6.18, HZ 250) a thread created by a busy thread first ran 3.8-3.9 ms later, in
- * every one of 15 tries, and 0.07 ms later when the creator slept instead. A reader of a
- * 100-MB trace spent those milliseconds checking blocks alone (docs/performance.md). Created
- * with its affinity set to the CPUs the process may use other than the creator's, the thread
- * starts on one of those (0.11-0.18 ms there); its affinity is then given back the whole mask, so
- * that nothing stays pinned. Where no other CPU is allowed, it is created as usual. */
+ * 2-vCPU VM (kernel 6.18, HZ 250) a thread created by a busy thread first ran 1.5-3.9 ms later
+ * (bench/thread_start_bench), 0.07 ms later when the creator slept instead. A reader of a 100-MB
+ * trace spent those milliseconds checking blocks alone (docs/performance.md). Created with its
+ * affinity set to the CPUs the process may use other than the creator's, the thread starts on one
+ * of those (0.07-0.18 ms there); its affinity is then given back the whole mask, so that nothing
+ * stays pinned. Where no other CPU is allowed, it is created as usual. */
 #define _GNU_SOURCE /* sched_getcpu, pthread_attr_setaffinity_np, pthread_setaffinity_np */
 #include <pthread.h>
 #include <sched.h>

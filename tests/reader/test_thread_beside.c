@@ -17,10 +17,10 @@
 #include "core.h"
 
 typedef struct probe {
-    int go;            /* atomic: set by the test once evgen_rd_thread_start_beside returned */
-    int ran;           /* the argument was seen */
-    cpu_set_t mask;    /* the thread's affinity once `go` was set */
-    int mask_read;     /* pthread_getaffinity_np succeeded */
+    int go;         /* atomic: set by the test once evgen_rd_thread_start_beside returned */
+    int ran;        /* the argument was seen */
+    cpu_set_t mask; /* the thread's affinity once `go` was set */
+    int mask_read;  /* pthread_getaffinity_np succeeded */
 } probe;
 
 static void *probe_main(void *arg)
