@@ -34,6 +34,7 @@ typedef struct rt_buffer {
     uint64_t offset; /* file sink: where in the file the block goes, reserved when it was handed over
                       * (RT_UNPLACED: by the O_DIRECT writer when it takes it, writer_dio.c) */
     uint32_t *unplaced; /* RT_UNPLACED: its stream's rt_stream.unplaced, or NULL */
+    uint32_t counted;   /* RT_UNPLACED: counted in its session's n_unplaced until placed */
     const evgen_manifest_desc *manifest; /* metadata and forget blocks: the manifest */
 } rt_buffer;
 
@@ -120,6 +121,8 @@ struct evgen_session {
     uint64_t waited_ns; /* adaptive: how long emitters have waited for a buffer (atomic adds) */
     uint32_t crowded;   /* adaptive: an emitter began to wait while another waited (atomic; the
                          * writer clears it) */
+    uint32_t n_unplaced; /* blocks queued RT_UNPLACED and not placed yet (atomic): the end block
+                          * takes its place behind them (writer.c) */
     uint64_t file_end;  /* file sink: bytes of the file reserved so far (atomic, sink.c) */
     uint32_t block_span; /* file sink, emitters_write: full blocks end at multiples of it (a power of
                           * two; sink.c), 0 for none */
@@ -340,6 +343,11 @@ void evgen_rt_dio_force_align(uint32_t align);
  * look (non-zero) or as the emitters' waits say (0, the default); whether S's writer has. */
 void evgen_rt_adaptive_force(int hand_over_at_once);
 int evgen_rt_adaptive_handed_over(const evgen_session *s);
+/* Test hooks (tests/runtime): the hand-over held (writer_dio.c says how); whether it is held
+ * before handing over; a function close calls between the streams' last blocks and the end block. */
+void evgen_rt_adaptive_hold(int stage);
+int evgen_rt_adaptive_holding(void);
+void evgen_rt_before_end_block(void (*hook)(evgen_session *s));
 /* Test hook (tests): the alignment an O_DIRECT session would write a file of DIR with, by the rule
  * evgen_rt_dio_open applies (a probe file made and removed); 1: through the page cache. */
 uint32_t evgen_rt_dio_alignment_in(const char *dir);

@@ -345,6 +345,13 @@ static int fill_totals(const evgen_session *s, evgen_session_totals *totals)
     return 0;
 }
 
+static void (*before_end_block)(evgen_session *s);
+
+void evgen_rt_before_end_block(void (*hook)(evgen_session *s))
+{
+    __atomic_store_n(&before_end_block, hook, __ATOMIC_RELEASE);
+}
+
 int evgen_session_close(evgen_session *session, evgen_session_totals *totals, uint8_t **memory,
                         size_t *memory_size)
 {
@@ -376,6 +383,9 @@ int evgen_session_close(evgen_session *session, evgen_session_totals *totals, ui
     evgen_rt_close_streams(s);
     int err = collect_totals(s);
     s->unattributed_at_close = __atomic_exchange_n(&evgen_rt.unattributed[s->slot], 0, __ATOMIC_RELAXED);
+    void (*hook)(evgen_session *) = __atomic_load_n(&before_end_block, __ATOMIC_ACQUIRE);
+    if (hook)
+        hook(s);
     rt_buffer *end = err ? NULL : evgen_rt_end_block(s, s->unattributed_at_close);
     if (end)
         evgen_rt_enqueue(s, end);

@@ -119,14 +119,22 @@ static void ring(evgen_session *s)
 static void place_on_enqueue(evgen_session *s, rt_buffer *b, rt_stream *rs)
 {
     b->unplaced = NULL;
+    b->counted = 0;
     if (b->type == RT_BLOCK_FORGET)
         return;
-    if (!s->dio || (__atomic_load_n(&s->emitters_write, __ATOMIC_ACQUIRE) &&
-                    (!rs || __atomic_load_n(&rs->unplaced, __ATOMIC_ACQUIRE) == 0))) {
+    /* Blocks the writer has still to place, queued before a hand-over, come before this one: its
+     * stream's, and for the end block everybody's (closing, the session has no emitter left to
+     * queue more; a hand-over between the close's last partial blocks and its end block left them
+     * placed after the end block). */
+    int behind = rs ? __atomic_load_n(&rs->unplaced, __ATOMIC_ACQUIRE) != 0
+                    : b->type == EVGEN_WIRE_BLOCK_END && __atomic_load_n(&s->n_unplaced, __ATOMIC_ACQUIRE) != 0;
+    if (!s->dio || (__atomic_load_n(&s->emitters_write, __ATOMIC_ACQUIRE) && !behind)) {
         b->offset = evgen_rt_sink_reserve(s, EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)b->size);
         return;
     }
     b->offset = RT_UNPLACED;
+    b->counted = 1;
+    __atomic_fetch_add(&s->n_unplaced, 1, __ATOMIC_RELAXED);
     if (rs) {
         __atomic_fetch_add(&rs->unplaced, 1, __ATOMIC_RELAXED);
         b->unplaced = &rs->unplaced;
@@ -140,6 +148,9 @@ void evgen_rt_placed(evgen_session *s, rt_buffer *b, int reserve)
     if (b->unplaced) /* release: the stream's next reservation comes after this one */
         __atomic_fetch_sub(b->unplaced, 1, __ATOMIC_RELEASE);
     b->unplaced = NULL;
+    if (b->counted) /* release: so does the end block's */
+        __atomic_fetch_sub(&s->n_unplaced, 1, __ATOMIC_RELEASE);
+    b->counted = 0;
 }
 
 void evgen_rt_enqueue(evgen_session *s, rt_buffer *b)

@@ -569,6 +569,33 @@ static int emitters_outran_disk(evgen_session *s, rt_dio *d)
     return d->windows_waited >= ADAPT_WINDOWS;
 }
 
+/* Test hook (tests/runtime): the hand-over held at two points, so that a test can queue blocks
+ * while the writer is about to hand over and place others while those wait unplaced. 1: the writer
+ * waits before handing over (evgen_rt_adaptive_holding says so) until the hook is set to 2, and
+ * after it until the session stops; 0, the default: no wait. */
+static int hold_hand_over, holding_hand_over;
+
+void evgen_rt_adaptive_hold(int stage)
+{
+    __atomic_store_n(&hold_hand_over, stage, __ATOMIC_RELEASE);
+}
+
+int evgen_rt_adaptive_holding(void)
+{
+    return __atomic_load_n(&holding_hand_over, __ATOMIC_ACQUIRE);
+}
+
+static void held_at_hand_over(evgen_session *s, int after)
+{
+    if (!__atomic_load_n(&hold_hand_over, __ATOMIC_ACQUIRE))
+        return;
+    __atomic_store_n(&holding_hand_over, !after, __ATOMIC_RELEASE);
+    while (after ? !__atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE)
+                 : __atomic_load_n(&hold_hand_over, __ATOMIC_ACQUIRE) == 1)
+        evgen_rt_futex_wait(&s->doorbell, __atomic_load_n(&s->doorbell, __ATOMIC_ACQUIRE), 1);
+    __atomic_store_n(&holding_hand_over, 0, __ATOMIC_RELEASE);
+}
+
 /* No batch pending: the tail goes through the page cache, the O_DIRECT descriptor is closed, and
  * the file's end becomes the place blocks are reserved from (sink.c); then emitters may write. */
 static void hand_over(evgen_session *s, rt_dio *d)
@@ -656,7 +683,9 @@ int evgen_rt_dio_writer(evgen_session *s)
         if (s->adaptive && emitters_outran_disk(s, d)) {
             if (d->n_batch)
                 write_batch(s, d);
+            held_at_hand_over(s, 0);
             hand_over(s, d);
+            held_at_hand_over(s, 1);
             return 1; /* writer.c's loop writes the rest */
         }
         int tail_pending = d->tail_len > d->tail_in_file;

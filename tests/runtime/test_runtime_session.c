@@ -1234,6 +1234,76 @@ static void test_runtime_adaptive_hands_over(void **state)
     }
 }
 
+void evgen_rt_adaptive_hold(int stage);
+int evgen_rt_adaptive_holding(void);
+void evgen_rt_before_end_block(void (*hook)(evgen_session *s));
+
+static int handed_over_before_end; /* what release_hand_over saw */
+
+/* Close's hook: the writer, held before its hand-over while close queued the streams' last blocks
+ * (unplaced, as the O_DIRECT writer's), hands over now, then waits until the session stops. */
+static void release_hand_over(evgen_session *s)
+{
+    evgen_rt_adaptive_hold(2);
+    for (int ms = 0; ms < 5000 && !evgen_rt_adaptive_handed_over(s); ms++)
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    handed_over_before_end = evgen_rt_adaptive_handed_over(s);
+}
+
+/* An adaptive session's writer hands over between close's last partial blocks, queued unplaced,
+ * and its end block (the CI caught it once, unforced): the end block takes its place after them,
+ * where it once took the file's end at once and the trace had blocks after its end. */
+static void test_runtime_adaptive_end_block_last(void **state)
+{
+    (void)state;
+    char *path = rt_path("adaptive-end.evtrace");
+    evgen_session_options o = rt_options(64 * 1024 - 48, 16, 1024, EVGEN_WHEN_FULL_WAIT);
+    o.block_writer = EVGEN_BLOCK_WRITER_ADAPTIVE;
+    evgen_session *s = evgen_session_open_file(path, &o);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    enum { TICKS = 300 }; /* a partial block, still in this thread's stream */
+    tick_job job = {0, TICKS};
+    assert_null(emit_numbered_ticks(&job));
+    evgen_rt_adaptive_hold(1);
+    evgen_rt_adaptive_force(1);
+    int held = 0;
+    for (int ms = 0; ms < 5000 && !(held = evgen_rt_adaptive_holding()); ms++)
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    handed_over_before_end = 0;
+    evgen_rt_before_end_block(release_hand_over);
+    evgen_session_totals totals;
+    int closed = evgen_session_close(s, &totals, NULL, NULL);
+    evgen_rt_before_end_block(NULL); /* before any assertion: the next tests' sessions run free */
+    evgen_rt_adaptive_force(0);
+    evgen_rt_adaptive_hold(0);
+    assert_true(held);
+    assert_true(handed_over_before_end);
+    assert_int_equal(closed, 0);
+    assert_int_equal(totals.written, TICKS);
+    assert_int_equal(totals.dropped + totals.lost, 0);
+
+    size_t size;
+    uint8_t *data = tp_read_file(path, &size);
+    assert_non_null(data);
+    assert_int_equal(totals.bytes, size);
+    stream_order order;
+    memset(&order, 0, sizeof order);
+    tp_trace t;
+    int rc = tp_parse(data, size, check_stream_order, &order, &t);
+    if (rc != 0)
+        fprintf(stderr, "%s\n", t.error);
+    assert_int_equal(rc, 0);
+    assert_true(t.has_end);
+    assert_int_equal(t.n_records, TICKS);
+    assert_false(order.bad);
+    assert_int_equal(order.next_seq[0], TICKS);
+    tp_free(&t);
+    free(data);
+    evgen_session_totals_free(&totals);
+    rt_path_free(path);
+}
+
 /* A thread that writes its own full blocks (EVGEN_BLOCK_WRITER_AUTO) pads each to end on a multiple
  * of the span (48 + buffer_size, a power of two), at most a sixteenth of the span per block: after
  * the metadata or a flush moved the file's end off that grid, it is back within sixteen blocks,
@@ -1483,6 +1553,7 @@ int main(void)
         cmocka_unit_test(test_runtime_block_writers),
         cmocka_unit_test(test_runtime_blocks_on_span),
         cmocka_unit_test(test_runtime_adaptive_hands_over),
+        cmocka_unit_test(test_runtime_adaptive_end_block_last),
         cmocka_unit_test(test_runtime_fork_child),
         cmocka_unit_test(test_runtime_invalid_manifest),
         cmocka_unit_test(test_runtime_flush_races_close),
