@@ -29,12 +29,13 @@ ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:ha
 # ThreadSanitizer over the tests whose threads share memory without locks: emitters, flushers and
 # the writer (the runtime's quiesce protocol), the reader's verifier thread, evgen dump's helper
 # thread (test_reader_dump runs the TSan build of evgen), the CRC-32C's tables built at first use
-# by racing threads (test_crc32c_first_use), and the clock's origin renewed by any emitting thread
-# (test_runtime_clock). TSan cannot follow
+# by racing threads (test_crc32c_first_use), the clock's origin renewed by any emitting thread
+# (test_runtime_clock), and the reader's helper threads started beside their creator
+# (test_thread_beside). TSan cannot follow
 # a child forked from a threaded process (die_after_fork=0 lets the fork tests' children run
 # unchecked), and it defers asynchronous signals, so test_runtime_signals stays with the others.
 tsan_tests=(test_runtime_session test_runtime_lifecycle test_runtime_stress test_reader_lazy test_reader_dump
-    test_crc32c_first_use test_runtime_clock)
+    test_crc32c_first_use test_runtime_clock test_thread_beside)
 tsan_dir=build/test-tsan
 echo "== tsan build (Ninja) =="
 CC=clang CXX=clang++ cmake -S . -B "$tsan_dir" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DEVGEN_WERROR=ON \
