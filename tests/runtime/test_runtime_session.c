@@ -953,6 +953,27 @@ static void check_stream_order(const tp_record *r, void *context)
     o->last_block[thread] = r->block_sequence;
 }
 
+/* The trace a closed session left at PATH, parsed whole: TOTALS.bytes long (no gap, nothing past
+ * the end), its end block there and no torn tail, N records, each thread's ticks in order (ORDER,
+ * zeroed here). Returns the file's bytes (*SIZE of them; the caller frees them and tp_frees T). */
+static uint8_t *read_ordered_ticks(const char *path, const evgen_session_totals *totals, uint64_t n, size_t *size,
+                                   tp_trace *t, stream_order *order)
+{
+    uint8_t *data = tp_read_file(path, size);
+    assert_non_null(data);
+    assert_int_equal(totals->bytes, *size);
+    memset(order, 0, sizeof *order);
+    int rc = tp_parse(data, *size, check_stream_order, order, t);
+    if (rc != 0)
+        fprintf(stderr, "%s\n", t->error);
+    assert_int_equal(rc, 0);
+    assert_true(t->has_end);
+    assert_false(t->torn);
+    assert_int_equal(t->n_records, n);
+    assert_false(order->bad);
+    return data;
+}
+
 typedef struct tick_job {
     uint32_t thread;
     uint64_t count;
@@ -1092,21 +1113,10 @@ static void test_runtime_block_writers(void **state)
         assert_int_equal(totals.dropped + totals.lost, 0);
 
         size_t size;
-        uint8_t *data = tp_read_file(path, &size);
-        assert_non_null(data);
-        assert_int_equal(totals.bytes, size); /* no gap, nothing past the end */
-        stream_order order;
-        memset(&order, 0, sizeof order);
         tp_trace t;
-        int rc = tp_parse(data, size, check_stream_order, &order, &t);
-        if (rc != 0)
-            fprintf(stderr, "%s\n", t.error);
-        assert_int_equal(rc, 0);
-        assert_true(t.has_end);
-        assert_false(t.torn);
-        assert_int_equal(t.n_records, THREADS * TICKS);
+        stream_order order;
+        uint8_t *data = read_ordered_ticks(path, &totals, THREADS * TICKS, &size, &t, &order);
         assert_true(t.n_blocks[2] >= THREADS * TICKS * 12 / 4096); /* many blocks per thread */
-        assert_false(order.bad);
         long padded = padded_blocks(data, size, forced[w] > 1 ? forced[w] : 512);
         assert_true(padded >= 0);
         if (writers[w] != EVGEN_BLOCK_WRITER_DIRECT_IO || forced[w] == 1)
@@ -1199,20 +1209,9 @@ static void test_runtime_adaptive_hands_over(void **state)
         assert_int_equal(totals.dropped + totals.lost, 0);
 
         size_t size;
-        uint8_t *data = tp_read_file(path, &size);
-        assert_non_null(data);
-        assert_int_equal(totals.bytes, size);
-        stream_order order;
-        memset(&order, 0, sizeof order);
         tp_trace t;
-        int rc = tp_parse(data, size, check_stream_order, &order, &t);
-        if (rc != 0)
-            fprintf(stderr, "%s\n", t.error);
-        assert_int_equal(rc, 0);
-        assert_true(t.has_end);
-        assert_false(t.torn);
-        assert_int_equal(t.n_records, all);
-        assert_false(order.bad);
+        stream_order order;
+        uint8_t *data = read_ordered_ticks(path, &totals, all, &size, &t, &order);
         for (uint32_t i = 0; i < THREADS; i++)
             assert_int_equal(order.next_seq[i], TICKS);
         assert_int_equal(order.next_seq[THREADS], BEFORE);
@@ -1284,19 +1283,9 @@ static void test_runtime_adaptive_end_block_last(void **state)
     assert_int_equal(totals.dropped + totals.lost, 0);
 
     size_t size;
-    uint8_t *data = tp_read_file(path, &size);
-    assert_non_null(data);
-    assert_int_equal(totals.bytes, size);
-    stream_order order;
-    memset(&order, 0, sizeof order);
     tp_trace t;
-    int rc = tp_parse(data, size, check_stream_order, &order, &t);
-    if (rc != 0)
-        fprintf(stderr, "%s\n", t.error);
-    assert_int_equal(rc, 0);
-    assert_true(t.has_end);
-    assert_int_equal(t.n_records, TICKS);
-    assert_false(order.bad);
+    stream_order order;
+    uint8_t *data = read_ordered_ticks(path, &totals, TICKS, &size, &t, &order);
     assert_int_equal(order.next_seq[0], TICKS);
     tp_free(&t);
     free(data);
@@ -1335,16 +1324,10 @@ static void test_runtime_blocks_on_span(void **state)
         assert_int_equal(totals.written, ticks);
 
         size_t size;
-        uint8_t *data = tp_read_file(path, &size);
-        assert_non_null(data);
-        assert_int_equal(totals.bytes, size); /* the padding counted, no gap */
-        stream_order order;
-        memset(&order, 0, sizeof order);
         tp_trace t;
-        assert_int_equal(tp_parse(data, size, check_stream_order, &order, &t), 0);
-        assert_int_equal(t.n_records, ticks);
+        stream_order order;
+        uint8_t *data = read_ordered_ticks(path, &totals, ticks, &size, &t, &order); /* the padding counted */
         assert_int_equal(order.next_seq[0], ticks);
-        assert_false(order.bad);
 
         block_place blocks[80];
         size_t n = events_blocks(data, size, blocks, 80);
