@@ -306,9 +306,9 @@ int main(int argc, char **argv)
     remove_ctf(ctf_dir);
 
     double m_whole = bench_median(wholes, runs), m_open = bench_median(opens, runs), m_loop = bench_median(loops, runs),
-           m_valid = bench_median(validated, runs), m_beside = bench_median(besides, runs), m_bare = bench_median(bares, runs), m_timed = bench_median(timed, runs),
-           m_dump = bench_median(dumps, runs), m_map = bench_median(maps, runs),
-           m_whole_cpu = bench_median(whole_cpus, runs);
+           m_valid = bench_median(validated, runs), m_beside = bench_median(besides, runs),
+           m_bare = bench_median(bares, runs), m_timed = bench_median(timed, runs), m_dump = bench_median(dumps, runs),
+           m_map = bench_median(maps, runs), m_whole_cpu = bench_median(whole_cpus, runs);
     double size = (double)st.st_size;
     printf("reader_bench: %ld GCHeapStats v2 events (%.1f MB, %.1f bytes/event), median of %d rounds\n", events,
            size / 1e6, size / ev, runs);
