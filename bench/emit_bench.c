@@ -223,25 +223,52 @@ static void floor_ratios(const row *r, const row *floor, int rounds, double *rw,
     }
 }
 
+/* The medians of R's per-round ratios: wall and CPU to its floor's (a row with a floor), or its
+ * events/s to the row it scales (a row with scaling_of). */
+static void row_ratios(const row *r, int rounds, double *wall_ratio, double *cpu_ratio, double *scaling)
+{
+    double rw[MAX_ROUNDS], rc[MAX_ROUNDS];
+    if (r->floor_row >= 0) {
+        floor_ratios(r, &rows[r->floor_row], rounds, rw, rc);
+        *wall_ratio = median_of(rounds, rw);
+        *cpu_ratio = median_of(rounds, rc);
+    }
+    if (r->floor_row < 0 && r->scaling_of >= 0) {
+        for (int k = 0; k < rounds; k++)
+            rw[k] = rows[r->scaling_of].f[k].wall_ns / r->f[k].wall_ns;
+        *scaling = median_of(rounds, rw);
+    }
+}
+
 static void print_row(const row *r, int rounds)
 {
-    double wall[MAX_ROUNDS], cpu[MAX_ROUNDS], bytes[MAX_ROUNDS], rw[MAX_ROUNDS], rc[MAX_ROUNDS];
+    double wall[MAX_ROUNDS], cpu[MAX_ROUNDS], bytes[MAX_ROUNDS];
     for (int k = 0; k < rounds; k++) {
         wall[k] = r->f[k].wall_ns;
         cpu[k] = r->f[k].cpu_ns;
         bytes[k] = r->f[k].bytes;
-        if (r->floor_row < 0 && r->scaling_of >= 0)
-            rw[k] = rows[r->scaling_of].f[k].wall_ns / r->f[k].wall_ns;
     }
-    if (r->floor_row >= 0)
-        floor_ratios(r, &rows[r->floor_row], rounds, rw, rc);
-    double w = median_of(rounds, wall);
+    double w = median_of(rounds, wall), wall_ratio = 0, cpu_ratio = 0, scaling = 0;
+    row_ratios(r, rounds, &wall_ratio, &cpu_ratio, &scaling);
     printf("%-46s %8.1f %8.1f %7.2f %8.1f", r->name, w, median_of(rounds, cpu), 1e3 / w, median_of(rounds, bytes));
     if (r->floor_row >= 0)
-        printf("   %5.2fx   %5.2fx", median_of(rounds, rw), median_of(rounds, rc));
+        printf("   %5.2fx   %5.2fx", wall_ratio, cpu_ratio);
     else if (r->scaling_of >= 0)
-        printf("   throughput %.2fx one thread's", median_of(rounds, rw));
+        printf("   throughput %.2fx one thread's", scaling);
     printf("\n");
+}
+
+/* Issue 15's three emitting goals for one writer, from its one-thread row (against the floor) and
+ * its two-thread row (against the one thread), the same medians as the table's. */
+static void print_goals(const char *writer, int one_thread, int two_threads, int rounds)
+{
+    double wall_ratio = 0, cpu_ratio = 0, scaling = 0, unused = 0;
+    row_ratios(&rows[one_thread], rounds, &wall_ratio, &cpu_ratio, &unused);
+    row_ratios(&rows[two_threads], rounds, &unused, &unused, &scaling);
+    int cpu_ok = cpu_ratio <= 0.6, wall_ok = wall_ratio <= 1.0, scaling_ok = scaling >= 1.6;
+    printf("  %-26s CPU %5.2fx  wall %5.2fx  2 threads %5.2fx   %s%s%s%s\n", writer, cpu_ratio, wall_ratio, scaling,
+           cpu_ok && wall_ok && scaling_ok ? "all three" : "missed:", cpu_ok ? "" : " CPU", wall_ok ? "" : " wall",
+           scaling_ok ? "" : " 2 threads");
 }
 
 /* R's per-round ratios to another floor than its own: evgen's rows against the floor that reads
@@ -346,6 +373,12 @@ int main(int argc, char **argv)
     print_against(&rows[auto_row[PAYLOAD_MEDIUM]], &rows[floor_tsc], rounds);
     print_against(&rows[dio_row[PAYLOAD_MEDIUM]], &rows[floor_tsc], rounds);
     print_against(&rows[adaptive_row[PAYLOAD_MEDIUM]], &rows[floor_tsc], rounds);
+    printf("\nIssue 15's emitting goals, GCHeapStats v2 (CPU <= 0.60x and wall <= 1.00x the floor, 2 threads >= 1.60x\n"
+           "one thread's events/s), by writer:\n");
+    print_goals("default", auto_row[PAYLOAD_MEDIUM], two_auto, rounds);
+    print_goals("writer thread writes", thread_row[PAYLOAD_MEDIUM], two_thread, rounds);
+    print_goals("O_DIRECT", dio_row[PAYLOAD_MEDIUM], two_dio, rounds);
+    print_goals("adaptive", adaptive_row[PAYLOAD_MEDIUM], two_adaptive, rounds);
     printf("\nCPU counts every thread of the process (getrusage), the writer thread's too; the floor has one.\n");
     return 0;
 }
