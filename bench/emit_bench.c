@@ -20,6 +20,8 @@
  * bytes of trace per event, and the per-round ratio to the floor with the same payload. Both of
  * evgen's clocks give the trace CLOCK_MONOTONIC nanoseconds, the floor's clock_gettime values; a
  * second floor that reads rdtsc instead (raw ticks) shows what the counter alone saves a tracer.
+ * Last, for each writer, issue 15's three emitting goals from the same medians (GCHeapStats v2:
+ * CPU <= 0.6x and wall <= 1.0x the floor, two threads >= 1.6x one thread's events/s).
  * Usage: emit_bench [EVENTS] [ROUNDS] [DIR] */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
