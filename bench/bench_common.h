@@ -60,4 +60,27 @@ static inline int bench_trace_args(int argc, char **argv, long default_events, l
     return 0;
 }
 
+/* The arguments of a benchmark that writes MiB of bytes: [MIB >= 16] [RUNS 1..64] [DIR]; `mib_what`
+ * names the size in the usage ("per run", "per thread"). Returns 0, or prints the usage and
+ * returns 2, the exit status. */
+static inline int bench_mib_args(int argc, char **argv, long default_mib, const char *mib_what, long *mib,
+                                 int *runs, const char **dir)
+{
+    *mib = argc > 1 ? atol(argv[1]) : default_mib;
+    *runs = argc > 2 ? atoi(argv[2]) : 5;
+    *dir = bench_dir_arg(argc, argv, 3);
+    if (*mib < 16 || *runs < 1 || *runs > 64) {
+        fprintf(stderr, "usage: %s [MIB %s >= 16] [RUNS 1..64] [DIR]\n", argv[0], mib_what);
+        return 2;
+    }
+    return 0;
+}
+
+/* For what a benchmark cannot go on without: prints WHAT and errno's message, exits 1. */
+static inline void bench_die(const char *what)
+{
+    perror(what);
+    exit(1);
+}
+
 #endif /* EVGEN_BENCH_COMMON_H */

@@ -30,21 +30,15 @@ enum { BLOCK = 65536, WINDOW = 4 << 20 };
 
 static unsigned char *block;
 
-static void die(const char *what)
-{
-    perror(what);
-    exit(1);
-}
-
 /* Each way writes `total` bytes to `path`; -1 if this system cannot do it (the row says so). */
 static int by_write(const char *path, size_t total)
 {
     int fd = open(path, O_CREAT | O_TRUNC | O_WRONLY, 0644);
     if (fd < 0)
-        die(path);
+        bench_die(path);
     for (size_t off = 0; off < total; off += BLOCK)
         if (write(fd, block, BLOCK) != BLOCK)
-            die("write");
+            bench_die("write");
     close(fd);
     return 0;
 }
@@ -54,9 +48,9 @@ static int by_mapping(const char *path, size_t total, int mode)
 {
     int fd = open(path, O_CREAT | O_TRUNC | O_RDWR, 0644);
     if (fd < 0)
-        die(path);
+        bench_die(path);
     if (ftruncate(fd, (off_t)total) != 0)
-        die("ftruncate");
+        bench_die("ftruncate");
     if (mode == 2 && fallocate(fd, 0, 0, (off_t)total) != 0) {
         close(fd);
         return -1;
@@ -65,7 +59,7 @@ static int by_mapping(const char *path, size_t total, int mode)
         unsigned char *p =
             mmap(NULL, WINDOW, PROT_READ | PROT_WRITE, MAP_SHARED | (mode == 1 ? MAP_POPULATE : 0), fd, (off_t)off);
         if (p == MAP_FAILED)
-            die("mmap");
+            bench_die("mmap");
         if (mode == 2 && madvise(p, WINDOW, MADV_POPULATE_WRITE) != 0) {
             munmap(p, WINDOW);
             close(fd);
@@ -154,17 +148,16 @@ static int run_way(int way, const char *path, size_t total)
 
 int main(int argc, char **argv)
 {
-    long mib = argc > 1 ? atol(argv[1]) : 256;
-    int runs = argc > 2 ? atoi(argv[2]) : 5;
-    const char *dir = bench_dir_arg(argc, argv, 3);
-    if (mib < 16 || runs < 1 || runs > 64) {
-        fprintf(stderr, "usage: %s [MIB per run >= 16] [RUNS 1..64] [DIR]\n", argv[0]);
-        return 2;
-    }
+    long mib;
+    int runs;
+    const char *dir;
+    int usage = bench_mib_args(argc, argv, 256, "per run", &mib, &runs, &dir);
+    if (usage)
+        return usage;
     size_t total = (size_t)mib << 20;
     total -= total % WINDOW;
     if (posix_memalign((void **)&block, 4096, BLOCK) != 0)
-        die("posix_memalign");
+        bench_die("posix_memalign");
     memset(block, 0x5a, BLOCK);
     char path[4096];
     snprintf(path, sizeof path, "%s/evgen-file-paths-%ld.bin", dir, (long)getpid());

@@ -30,12 +30,6 @@
 
 enum { BLOCK = 65536, WINDOW = 4 << 20 };
 
-static void die(const char *what)
-{
-    perror(what);
-    exit(1);
-}
-
 /* One thread's share of a run: `bytes` into `fd`. A writer by write(2) takes its blocks' offsets
  * from `next_offset` (shared by the threads of one file, so their blocks interleave as evgen's
  * do); a writer by mapping owns [base, base + bytes) and maps it a window at a time. */
@@ -114,9 +108,9 @@ static int open_allocated(const char *path, size_t bytes)
 {
     int fd = open(path, O_CREAT | O_TRUNC | O_RDWR, 0644);
     if (fd < 0)
-        die(path);
+        bench_die(path);
     if (fallocate(fd, 0, 0, (off_t)bytes) != 0 && ftruncate(fd, (off_t)bytes) != 0)
-        die("fallocate");
+        bench_die("fallocate");
     return fd;
 }
 
@@ -146,7 +140,7 @@ static int run_way(const struct way *way, const char *dir, size_t per_thread)
     }
     for (int t = 0; t < way->threads; t++)
         if (pthread_create(&w[t].thread, NULL, writer_main, &w[t]) != 0)
-            die("pthread_create");
+            bench_die("pthread_create");
     int failed = 0;
     for (int t = 0; t < way->threads; t++) {
         pthread_join(w[t].thread, NULL);
@@ -168,13 +162,12 @@ static void remove_files(const char *dir)
 
 int main(int argc, char **argv)
 {
-    long mib = argc > 1 ? atol(argv[1]) : 512;
-    int runs = argc > 2 ? atoi(argv[2]) : 5;
-    const char *dir = bench_dir_arg(argc, argv, 3);
-    if (mib < 16 || runs < 1 || runs > 64) {
-        fprintf(stderr, "usage: %s [MIB per thread >= 16] [RUNS 1..64] [DIR]\n", argv[0]);
-        return 2;
-    }
+    long mib;
+    int runs;
+    const char *dir;
+    int usage = bench_mib_args(argc, argv, 512, "per thread", &mib, &runs, &dir);
+    if (usage)
+        return usage;
     size_t per_thread = (size_t)mib << 20;
     per_thread -= per_thread % WINDOW;
 
