@@ -1,6 +1,6 @@
 /* spill_bench.c — can a thread write through the page cache into a file while another thread
  * writes the same file with O_DIRECT? The question behind letting emitters *spill* their blocks
- * through the page cache when the O_DIRECT writer is behind the disk (docs/performance.md, "Tried
+ * through the page cache when the O_DIRECT writer is behind the disk (docs/performance-log.md, "Tried
  * in the ninth round"): spills help only if they do not wait for the direct writes.
  *
  * One thread writes 256 KiB pieces with pwrite(2) (the page cache) at places it reserves in the

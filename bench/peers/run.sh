@@ -299,7 +299,7 @@ echo " wall/fl, CPU/fl: median of each round's ratio to that round's floor)"
 
 # The read side reads a trace from a disk's file system (EVGEN_PEERS_DIR, else /var/tmp), where
 # traces live and the page cache maps files in large folios: tmpfs maps a file in 4 KiB pages at
-# ~0.5 us each here, which a reader through a mapping pays on every page (docs/performance.md).
+# ~0.5 us each here, which a reader through a mapping pays on every page (docs/performance-log.md).
 fs_of() { df -T "$1" 2>/dev/null | awk 'NR == 2 {print $2}'; }
 read_dir=${EVGEN_PEERS_DIR:-/var/tmp}
 if [[ ! -d $read_dir || ! -w $read_dir || $(fs_of "$read_dir") == tmpfs ]]; then

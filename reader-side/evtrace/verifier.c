@@ -27,7 +27,7 @@ enum { CLAIM_FREE = 0, CLAIM_TAKEN = 1, CLAIM_GOOD = 2, CLAIM_BAD = 3 };
  * iterator entered (time to finish it before the iterator gets there), and when it has fallen
  * that close it leaps RD_VERIFIER_LEAP blocks ahead, leaving the blocks between to the iterator,
  * which checks them as it enters them, from its own cache: the two share the checking, neither
- * waiting for the other (docs/performance.md, "Fifteenth round"). */
+ * waiting for the other (docs/performance-log.md, "Fifteenth round"). */
 #define RD_VERIFIER_LEAD 2
 #define RD_VERIFIER_LEAP 4
 

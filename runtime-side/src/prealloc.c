@@ -5,7 +5,7 @@
  * bookkeeping on the writing thread: a reservation, a quota charge, an extent-status entry and a
  * buffer head for every 4 KiB; into space already allocated (unwritten) it pays only the buffer
  * head. Here that took a quarter of the kernel's side of each write (0.30 against 0.22 ns of CPU per
- * byte, ~9 ns per 110-byte event: docs/performance.md, "Fourteenth round: space allocated ahead").
+ * byte, ~9 ns per 110-byte event: docs/performance-log.md, "Fourteenth round: space allocated ahead").
  * The blocks are allocated by one fallocate at a time, up to a step (1 to 8 MiB) past the block of
  * whichever thread first comes within half a step of the allocated end; the conversion of the
  * written blocks from unwritten is done by the kernel at writeback, as the floor's delayed

@@ -30,7 +30,7 @@
  * block handed to it at a place reserved in the file (sink.c), and each emitter writes its own full
  * blocks through the page cache (direct.c), as a default session's do. Never both kinds of write at
  * once: a direct write holds the file's inode lock until the device has the bytes, and a buffered
- * write waits for that lock (docs/performance.md, ninth round). For good: the page cache then
+ * write waits for that lock (docs/performance-log.md, ninth round). For good: the page cache then
  * absorbs what the disk could not.
  *
  * A stream's blocks must lie in the file in the order it made them. Before the hand-over this
@@ -207,7 +207,7 @@ void evgen_rt_dio_free(evgen_session *s)
  * anonymous mapping whose 2 MiB-aligned stretches are asked to be transparent huge pages
  * (MADV_HUGEPAGE: the system's "madvise" mode gives them, "never" gives 4 KiB pages, which work as
  * before). On the project's VM the writer's wall time per GCHeapStats event went from 97 to 48.5 ns,
- * the same CPU (docs/performance.md). Nothing is allocated beyond the pool: the stretch past the
+ * the same CPU (docs/performance-log.md). Nothing is allocated beyond the pool: the stretch past the
  * last whole huge page stays in 4 KiB pages. *mapped: the length to give evgen_rt_dio_slab_free. */
 uint8_t *evgen_rt_dio_slab(size_t bytes, size_t *mapped)
 {
@@ -542,7 +542,7 @@ int evgen_rt_adaptive_handed_over(const evgen_session *s)
  *
  * Why half their time. Writing its own blocks through the page cache costs an emitter a copy of
  * each, about as much as emitting them with the default clock (0.5-0.6 of it with clock_gettime on
- * every emit; docs/performance.md: the default writer's CPU per event against the O_DIRECT writer's
+ * every emit; docs/performance-log.md: the default writer's CPU per event against the O_DIRECT writer's
  * emitter); so the page cache lets emitters go faster than the disk only when they wait for it
  * more than ~40-50% of their time. One
  * emitter that the disk about matches (this project's VM) mostly stays; two such emitters wait

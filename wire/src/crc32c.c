@@ -197,7 +197,7 @@ uint32_t evgen_crc32c(uint32_t crc, const void *p, size_t n)
 uint32_t evgen_crc32c_cached(uint32_t crc, const void *p, size_t n)
 {
     /* The same, but the streams beside the 32-byte folding, which are faster in the cache and slower
-     * from memory (docs/performance.md, "The checksum"). */
+     * from memory (docs/performance-log.md, "The checksum"). */
     static const evgen_crc32c_path preferred[] = {EVGEN_CRC32C_VPCLMUL, EVGEN_CRC32C_VPCLMUL256_STREAMS,
                                                      EVGEN_CRC32C_PCLMUL, EVGEN_CRC32C_SSE42_3WAY};
     static evgen_crc32c_fn chosen;

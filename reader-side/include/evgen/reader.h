@@ -297,7 +297,7 @@ static inline void evgen_event_set_plain(evgen_event *event)
  * page's end: without it the loop waited at every page for the next one's translation and first
  * line, ~37 records of 111 bytes apart. Asking a page ahead made the loop over a verified 1-GB
  * trace 24-28% faster (8.9-9.1 against 11.1-12.3 ns per event; 1 KiB ahead less so, 8 KiB the
- * same) on the Zen 4 guest of 2026-11-29 (docs/performance.md, "Sixteenth round"). The address is
+ * same) on the Zen 4 guest of 2026-11-29 (docs/performance-log.md, "Sixteenth round"). The address is
  * computed as an integer: it may lie past the mapping, which a prefetch never faults on. */
 #define EVGEN_READER_PREFETCH_AHEAD 4096u
 

@@ -33,7 +33,7 @@ extern "C" {
  * FireEtw functions of one generated file, gcc -O2 kept one out-of-line copy, and the call, with
  * its record of the emit passed through memory, cost 1.5-2.5 ns of a ~20-ns emit; a FireEtw
  * function called with its dozen arguments, ~12 ns of a ~75-ns GCHeapStats event written to a file
- * (bench/emit_bench, TSC clock; docs/performance.md). The cost is code: ~1.2 KB at each call site
+ * (bench/emit_bench, TSC clock; docs/performance-log.md). The cost is code: ~1.2 KB at each call site
  * of GCHeapStats (gcc 12 -O2, x86-64), ~0.85 KB for a three-field event. Define
  * EVGEN_EMIT_NO_FORCED_INLINE to let the compiler choose. The record header's writer in
  * evgen/wire_format.h, part of the same path, decides it for both (EVGEN_WIRE_EMIT_INLINE). */
