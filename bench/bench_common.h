@@ -1,12 +1,15 @@
 /* bench_common.h — what every benchmark program needs: a monotonic clock in seconds, the process's
- * CPU time, the median of a set of runs, and the arguments of the trace benchmarks. */
+ * CPU time, the median of a set of runs, the arguments of the trace benchmarks, and a line saying
+ * where and when a benchmark ran. */
 #ifndef EVGEN_BENCH_COMMON_H
 #define EVGEN_BENCH_COMMON_H
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/resource.h>
 #include <time.h>
+#include <unistd.h>
 
 static inline double bench_now_seconds(void)
 {
@@ -74,6 +77,48 @@ static inline int bench_mib_args(int argc, char **argv, long default_mib, const 
         return 2;
     }
     return 0;
+}
+
+/* Copies the value of /proc/cpuinfo's first line that starts with KEY (its text after ": ", without
+ * the newline) into OUT; leaves OUT as it is when there is none. */
+static inline void bench_cpuinfo_value(const char *key, char *out, size_t size)
+{
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    char line[512];
+    size_t n = strlen(key);
+    while (f && fgets(line, sizeof line, f)) {
+        const char *colon = line + n + strspn(line + n, " \t"); /* "model" must not find "model name" */
+        if (strncmp(line, key, n) == 0 && *colon == ':') {
+            snprintf(out, size, "%s", colon[1] == ' ' ? colon + 2 : colon + 1);
+            out[strcspn(out, "\n")] = 0;
+            break;
+        }
+    }
+    if (f)
+        fclose(f);
+}
+
+/* One line for a benchmark's output to carry, taken when it starts (so that the load average is the
+ * machine's before the benchmark's own): CPUs online, the CPU as the (virtual) machine shows it, the
+ * load average, the UTC time. */
+static inline void bench_describe_machine(char *out, size_t size)
+{
+    char name[128] = "unknown CPU", family[16] = "?", model[16] = "?", load[64] = "?", when[32] = "?";
+    bench_cpuinfo_value("model name", name, sizeof name);
+    bench_cpuinfo_value("cpu family", family, sizeof family);
+    bench_cpuinfo_value("model", model, sizeof model);
+    double one, five, fifteen;
+    FILE *f = fopen("/proc/loadavg", "r");
+    if (f && fscanf(f, "%lf %lf %lf", &one, &five, &fifteen) == 3)
+        snprintf(load, sizeof load, "%.2f %.2f %.2f", one, five, fifteen);
+    if (f)
+        fclose(f);
+    time_t now = time(NULL);
+    const struct tm *utc = gmtime(&now);
+    if (utc)
+        strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", utc);
+    snprintf(out, size, "machine: %ld CPUs online, %s (family %s model %s); load average %s at %s",
+             sysconf(_SC_NPROCESSORS_ONLN), name, family, model, load, when);
 }
 
 /* For what a benchmark cannot go on without: prints WHAT and errno's message, exits 1. */

@@ -290,6 +290,8 @@ int main(int argc, char **argv)
     int usage = bench_trace_args(argc, argv, 2000000, &events, &rounds, &dir);
     if (usage)
         return usage;
+    char machine[512];
+    bench_describe_machine(machine, sizeof machine);
     char path[4096];
     snprintf(path, sizeof path, "%s/evgen-emit-bench-%ld.evtrace", dir, (long)getpid());
 
@@ -360,11 +362,12 @@ int main(int argc, char **argv)
            "a clock_gettime(CLOCK_MONOTONIC) timestamp and the payload memcpy'd into a 64 KiB buffer, fwritten\n"
            "when full. evgen's timestamps: CLOCK_MONOTONIC read from the TSC between clock_gettime anchors (the\n"
            "default clock; clock_gettime itself unless the kernel's clocksource is tsc: here %s), or clock_gettime\n"
-           "on every event where a row says so. %s: %s\n\n",
+           "on every event where a row says so. %s: %s\n%s\n\n",
            events, events / 8, rounds, clocksource, dir,
            on_ext4(dir) ? "on ext4, where the page-cache writers allocate space ahead of their blocks (fallocate;\n"
                           "the row 'no space ahead' with EVGEN_NO_PREALLOCATE)"
-                        : "not on ext4: no space allocated ahead (the row 'no space ahead' is the same code)");
+                        : "not on ext4: no space allocated ahead (the row 'no space ahead' is the same code)",
+           machine);
     printf("%-46s %8s %8s %7s %8s   %6s   %6s\n", "", "wall", "CPU", "M ev/s", "bytes", "wall", "CPU");
     printf("%-46s %8s %8s %7s %8s   %6s   %6s\n", "", "ns/ev", "ns/ev", "", "/event", "/floor", "/floor");
     for (int i = 0; i < n_rows; i++)

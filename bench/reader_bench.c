@@ -256,6 +256,8 @@ int main(int argc, char **argv)
     int usage = bench_trace_args(argc, argv, 9500000, &events, &runs, &dir);
     if (usage)
         return usage;
+    char machine[512];
+    bench_describe_machine(machine, sizeof machine);
     char path[4096];
     snprintf(path, sizeof path, "%s/evgen-reader-bench-%ld.evtrace", dir, (long)getpid());
     write_trace(path, events);
@@ -310,8 +312,8 @@ int main(int argc, char **argv)
            m_bare = bench_median(bares, runs), m_timed = bench_median(timed, runs), m_dump = bench_median(dumps, runs),
            m_map = bench_median(maps, runs), m_whole_cpu = bench_median(whole_cpus, runs);
     double size = (double)st.st_size;
-    printf("reader_bench: %ld GCHeapStats v2 events (%.1f MB, %.1f bytes/event), median of %d rounds\n", events,
-           size / 1e6, size / ev, runs);
+    printf("reader_bench: %ld GCHeapStats v2 events (%.1f MB, %.1f bytes/event), median of %d rounds\n%s\n", events,
+           size / 1e6, size / ev, runs, machine);
     printf("%-52s %8.1f M events/s  %6.2f GB/s  %6.2f ns/event  (checksum %llx)\n",
            "whole read: open + iterate + 16 accessors per event", ev / m_whole / 1e6, size / m_whole / 1e9,
            m_whole * 1e9 / ev, (unsigned long long)checksum);
