@@ -249,7 +249,8 @@ load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 
 echo
 echo "bench/peers: $events GCHeapStats v2 events (110-byte payload) per harness and round, median of $rounds rounds"
-echo "machine: $(nproc) CPUs, $(awk -F': ' '/model name/ {print $2; exit}' /proc/cpuinfo); load average" \
+echo "machine: $(nproc) CPUs, $(awk -F': ' '/^model name/ {n = $2} /^cpu family/ {f = $2} /^model[ \t]*:/ {m = $2}
+    n != "" && f != "" && m != "" {printf "%s (family %s model %s)", n, f, m; exit}' /proc/cpuinfo); load average" \
     "$load_before before, $load_after after; traces in $(df -T "$parent" | awk 'NR == 2 {print $2}')"
 echo "versions: $(barectf --version), $(lttng --version | cut -d' ' -f1-5), $(babeltrace2 --version | head -n 1)," \
     "$("$cc" --version | head -n 1)"
