@@ -43,10 +43,8 @@ struct writer {
     int failed;
 };
 
-static void write_blocks(struct writer *w)
+static void write_blocks(struct writer *w, const unsigned char *block)
 {
-    static _Thread_local unsigned char block[BLOCK];
-    memset(block, 0x5a, sizeof block);
     for (size_t done = 0; done < w->bytes; done += BLOCK) {
         long long offset = atomic_fetch_add(w->next_offset, BLOCK);
         if (pwrite(w->fd, block, BLOCK, (off_t)offset) != BLOCK) {
@@ -58,10 +56,8 @@ static void write_blocks(struct writer *w)
 
 /* fallocate'd windows, populated for writing, then filled with 64 KiB copies: the cheapest
  * mapping in file_paths_bench. */
-static void write_mapped(struct writer *w)
+static void write_mapped(struct writer *w, const unsigned char *block)
 {
-    static _Thread_local unsigned char block[BLOCK];
-    memset(block, 0x5a, sizeof block);
     for (size_t done = 0; done < w->bytes; done += WINDOW) {
         unsigned char *p = mmap(NULL, WINDOW, PROT_READ | PROT_WRITE, MAP_SHARED, w->fd, w->base + (off_t)done);
         if (p == MAP_FAILED || madvise(p, WINDOW, MADV_POPULATE_WRITE) != 0) {
@@ -78,11 +74,13 @@ static void write_mapped(struct writer *w)
 
 static void *writer_main(void *arg)
 {
+    static _Thread_local unsigned char block[BLOCK]; /* each thread copies from its own */
+    memset(block, 0x5a, sizeof block);
     struct writer *w = arg;
     if (w->by_mapping)
-        write_mapped(w);
+        write_mapped(w, block);
     else
-        write_blocks(w);
+        write_blocks(w, block);
     return NULL;
 }
 
@@ -104,6 +102,12 @@ static const struct way ways[] = {
 };
 enum { N_WAYS = sizeof ways / sizeof ways[0] };
 
+/* The path of a run's file F (0 or 1) in DIR. */
+static void file_path(char path[4096], const char *dir, int f)
+{
+    snprintf(path, 4096, "%s/evgen-two-threads-%ld-%d.bin", dir, (long)getpid(), f);
+}
+
 static int open_allocated(const char *path, size_t bytes)
 {
     int fd = open(path, O_CREAT | O_TRUNC | O_RDWR, 0644);
@@ -122,7 +126,7 @@ static int run_way(const struct way *way, const char *dir, size_t per_thread)
     int files = way->one_file ? 1 : way->threads;
     size_t file_bytes = way->one_file ? per_thread * (size_t)way->threads : per_thread;
     for (int f = 0; f < files; f++) {
-        snprintf(path[f], sizeof path[f], "%s/evgen-two-threads-%ld-%d.bin", dir, (long)getpid(), f);
+        file_path(path[f], dir, f);
         fd[f] = open_allocated(path[f], file_bytes);
     }
     /* Threads writing by write(2) share the offsets below the mapped regions. */
@@ -155,7 +159,7 @@ static void remove_files(const char *dir)
 {
     char path[4096];
     for (int f = 0; f < 2; f++) {
-        snprintf(path, sizeof path, "%s/evgen-two-threads-%ld-%d.bin", dir, (long)getpid(), f);
+        file_path(path, dir, f);
         unlink(path);
     }
 }
