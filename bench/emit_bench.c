@@ -234,8 +234,7 @@ static void row_ratios(const row *r, int rounds, double *wall_ratio, double *cpu
         floor_ratios(r, &rows[r->floor_row], rounds, rw, rc);
         *wall_ratio = median_of(rounds, rw);
         *cpu_ratio = median_of(rounds, rc);
-    }
-    if (r->floor_row < 0 && r->scaling_of >= 0) {
+    } else if (r->scaling_of >= 0) {
         for (int k = 0; k < rounds; k++)
             rw[k] = rows[r->scaling_of].f[k].wall_ns / r->f[k].wall_ns;
         *scaling = median_of(rounds, rw);
