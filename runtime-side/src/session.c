@@ -40,7 +40,8 @@ static int resolve_options(const evgen_session_options *in, evgen_session_option
         (out->clock != EVGEN_CLOCK_MONOTONIC && out->clock != EVGEN_CLOCK_TSC &&
          out->clock != EVGEN_CLOCK_MONOTONIC_TSC) ||
         (out->block_writer != EVGEN_BLOCK_WRITER_AUTO && out->block_writer != EVGEN_BLOCK_WRITER_THREAD &&
-         out->block_writer != EVGEN_BLOCK_WRITER_DIRECT_IO && out->block_writer != EVGEN_BLOCK_WRITER_ADAPTIVE))
+         out->block_writer != EVGEN_BLOCK_WRITER_DIRECT_IO && out->block_writer != EVGEN_BLOCK_WRITER_ADAPTIVE &&
+         out->block_writer != EVGEN_BLOCK_WRITER_EMITTER))
         return -1;
     uint64_t stride = (uint64_t)out->buffer_size + 2 * EVGEN_RT_DIO_MAX_ALIGN;
     if (stride * out->buffer_count > SIZE_MAX / 2)
@@ -128,6 +129,18 @@ static void release_slot(unsigned slot)
     evgen_rt_unlock();
 }
 
+/* The writer EVGEN_BLOCK_WRITER_AUTO stands for: the adaptive one for a file session that waits
+ * when full (the least CPU while the disk keeps up, the page cache's speed once it does not:
+ * docs/performance.md, "Which writer"); the writer thread for the others, whose emitters may not
+ * wait for a disk or have none. */
+static evgen_block_writer chosen_writer(const evgen_session_options *opt, rt_sink_kind sink)
+{
+    if (opt->block_writer != EVGEN_BLOCK_WRITER_AUTO)
+        return opt->block_writer;
+    return sink == RT_SINK_FILE && opt->when_full == EVGEN_WHEN_FULL_WAIT ? EVGEN_BLOCK_WRITER_ADAPTIVE
+                                                                          : EVGEN_BLOCK_WRITER_THREAD;
+}
+
 static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_event_callback callback,
                                    void *context, const evgen_session_options *options)
 {
@@ -174,15 +187,15 @@ static evgen_session *open_session(rt_sink_kind sink, const char *path, evgen_ev
                               ? EVGEN_STREAM_CLOCK_MONOTONIC_TSC
                               : EVGEN_STREAM_CLOCK_SYSTEM;
     }
-    int direct_io = sink == RT_SINK_FILE && (opt.block_writer == EVGEN_BLOCK_WRITER_DIRECT_IO ||
-                                             opt.block_writer == EVGEN_BLOCK_WRITER_ADAPTIVE);
+    const evgen_block_writer writer = chosen_writer(&opt, sink);
+    int direct_io = sink == RT_SINK_FILE &&
+                    (writer == EVGEN_BLOCK_WRITER_DIRECT_IO || writer == EVGEN_BLOCK_WRITER_ADAPTIVE);
     if ((err = make_pool(s, direct_io)) != 0)
         goto fail;
     s->emitters_write = sink == RT_SINK_FILE && opt.when_full == EVGEN_WHEN_FULL_WAIT &&
-                        opt.block_writer == EVGEN_BLOCK_WRITER_AUTO;
+                        writer == EVGEN_BLOCK_WRITER_EMITTER;
     /* ADAPTIVE: the O_DIRECT writer, until it hands the emitters the writing (writer_dio.c). */
-    s->adaptive = direct_io && opt.when_full == EVGEN_WHEN_FULL_WAIT &&
-                  opt.block_writer == EVGEN_BLOCK_WRITER_ADAPTIVE;
+    s->adaptive = direct_io && opt.when_full == EVGEN_WHEN_FULL_WAIT && writer == EVGEN_BLOCK_WRITER_ADAPTIVE;
     if (s->emitters_write || s->adaptive)
         evgen_rt_sink_span(s);
     if (sink == RT_SINK_FILE && (s->fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666)) < 0) {

@@ -24,11 +24,12 @@
  * the file a few milliseconds later, and at once when flush or close returns. A file system
  * without O_DIRECT gets the same gathering through the page cache (align 1: no padding).
  *
- * Adaptive sessions (EVGEN_BLOCK_WRITER_ADAPTIVE). When the emitters wait for buffers long enough
- * (emitters_outran_disk), this thread writes what it holds, its tail through the page cache, stops
- * writing with O_DIRECT and hands the writing over: it returns to writer.c's loop, which writes each
- * block handed to it at a place reserved in the file (sink.c), and each emitter writes its own full
- * blocks through the page cache (direct.c), as a default session's do. Never both kinds of write at
+ * Adaptive sessions (EVGEN_BLOCK_WRITER_ADAPTIVE, and AUTO's file sessions that wait). When the
+ * emitters wait for buffers long enough, or the file takes no O_DIRECT (emitters_outran_disk), this
+ * thread writes what it holds, its tail through the page cache, stops writing with O_DIRECT and
+ * hands the writing over: it returns to writer.c's loop, which writes each block handed to it at a
+ * place reserved in the file (sink.c), and each emitter writes its own full blocks through the page
+ * cache (direct.c), as an EVGEN_BLOCK_WRITER_EMITTER session's do. Never both kinds of write at
  * once: a direct write holds the file's inode lock until the device has the bytes, and a buffered
  * write waits for that lock (docs/performance-log.md, ninth round). For good: the page cache then
  * absorbs what the disk could not.
@@ -534,7 +535,10 @@ int evgen_rt_adaptive_handed_over(const evgen_session *s)
     return s->dio && __atomic_load_n(&s->emitters_write, __ATOMIC_ACQUIRE);
 }
 
-/* Whether to hand the writing over: several emitters fill the pool faster than the disk empties it
+/* Whether to hand the writing over: at once where the file takes no O_DIRECT (tmpfs, a kernel
+ * before 6.1, a device that refused the first write), where gathering through the page cache would
+ * only move the emitters' copy to the writer thread, across cores; else when several emitters fill
+ * the pool faster than the disk empties it
  * (half the pool handed over and not yet written, with blocks of two threads or more in the window;
  * or two of them waiting for buffers at once), where the page cache would let each go at its own
  * speed; or the emitters, each, waited ADAPT_WAITED_PERCENT of their time or more, in ADAPT_WINDOWS
@@ -542,15 +546,16 @@ int evgen_rt_adaptive_handed_over(const evgen_session *s)
  *
  * Why half their time. Writing its own blocks through the page cache costs an emitter a copy of
  * each, about as much as emitting them with the default clock (0.5-0.6 of it with clock_gettime on
- * every emit; docs/performance-log.md: the default writer's CPU per event against the O_DIRECT writer's
- * emitter); so the page cache lets emitters go faster than the disk only when they wait for it
- * more than ~40-50% of their time. One
- * emitter that the disk about matches (this project's VM) mostly stays; two such emitters wait
- * most of their time, and two wait at once as soon as the pool runs dry. Several windows, not one: one emitter's waits
- * come in bursts, the disk's speed going up and down. */
+ * every emit; docs/performance-log.md: the CPU per event of emitters that write, against the
+ * O_DIRECT writer's emitter); so the page cache lets emitters go faster than the disk only when
+ * they wait for it more than ~40-50% of their time. One emitter that the disk about matches (this
+ * project's VM) mostly stays; two such emitters wait most of their time, and two wait at once as
+ * soon as the pool runs dry. Several windows, not one: one emitter's waits come in bursts, the
+ * disk's speed going up and down. */
 static int emitters_outran_disk(evgen_session *s, rt_dio *d)
 {
-    if (__atomic_load_n(&forced_hand_over, __ATOMIC_RELAXED) || __atomic_load_n(&s->crowded, __ATOMIC_RELAXED))
+    if (s->dio_fd < 0 || __atomic_load_n(&forced_hand_over, __ATOMIC_RELAXED) ||
+        __atomic_load_n(&s->crowded, __ATOMIC_RELAXED))
         return 1;
     if (d->n_window_threads >= 2 &&
         2 * (uint64_t)__atomic_load_n(&s->n_inflight, __ATOMIC_RELAXED) >= s->opt.buffer_count)

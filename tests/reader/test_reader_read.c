@@ -1115,7 +1115,7 @@ static void test_large_padded_trace(void **state)
 
     char *dir = evgen_test_tempdir();
     char *path = rh_write_file(dir, "large.evtrace", "", 0);
-    rh_record_mixed_file(THREADS, ROUNDS, buffer_size, EVGEN_BLOCK_WRITER_AUTO, path);
+    rh_record_mixed_file(THREADS, ROUNDS, buffer_size, EVGEN_BLOCK_WRITER_EMITTER, path);
     size_t size;
     uint8_t *data = tp_read_file(path, &size);
     assert_non_null(data);

@@ -93,7 +93,7 @@ static void killed_process(evgen_block_writer writer)
     assert_int_equal(q.next_tick + q.messages, t.n_records);
     if (t.torn) /* a block cut by the kill: the bytes after the last complete block (padding included) */
         assert_true(t.torn_offset < size &&
-                    size - t.torn_offset < 48 + BLOCK + (writer != EVGEN_BLOCK_WRITER_AUTO ? 4095 : 0));
+                    size - t.torn_offset < 48 + BLOCK + (writer != EVGEN_BLOCK_WRITER_EMITTER ? 4095 : 0));
     tp_free(&t);
     free(data);
     rt_path_free(path);
@@ -102,7 +102,7 @@ static void killed_process(evgen_block_writer writer)
 static void test_runtime_killed_process(void **state)
 {
     (void)state;
-    killed_process(EVGEN_BLOCK_WRITER_AUTO);
+    killed_process(EVGEN_BLOCK_WRITER_EMITTER);
 }
 
 static void test_runtime_killed_process_direct_io(void **state)

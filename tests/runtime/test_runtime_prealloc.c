@@ -125,7 +125,7 @@ static void flushed_then_closed(evgen_block_writer writer, int ahead)
 static void test_prealloc_ahead_then_trimmed(void **state)
 {
     (void)state;
-    flushed_then_closed(EVGEN_BLOCK_WRITER_AUTO, 1);
+    flushed_then_closed(EVGEN_BLOCK_WRITER_EMITTER, 1);
 }
 
 static void test_prealloc_writer_thread(void **state)
@@ -150,7 +150,7 @@ static void test_prealloc_refused_by_environment(void **state)
 {
     (void)state;
     assert_int_equal(setenv("EVGEN_NO_PREALLOCATE", "1", 1), 0);
-    flushed_then_closed(EVGEN_BLOCK_WRITER_AUTO, 0);
+    flushed_then_closed(EVGEN_BLOCK_WRITER_EMITTER, 0);
     assert_int_equal(unsetenv("EVGEN_NO_PREALLOCATE"), 0);
 }
 
@@ -171,7 +171,7 @@ static void test_prealloc_failing_sink_not_lengthened(void **state)
         return;
     }
     evgen_rt_sink_fail_after(2 * MIB, ENOSPC);
-    evgen_session *s = open_ticking(path, EVGEN_BLOCK_WRITER_AUTO);
+    evgen_session *s = open_ticking(path, EVGEN_BLOCK_WRITER_EMITTER);
     uint64_t ok = 0;
     for (uint64_t k = 0; k < TICKS; k++)
         ok += fire_tick(0, k) == EVGEN_EMIT_OK;
@@ -208,7 +208,7 @@ static void test_prealloc_killed_process(void **state)
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
-        evgen_session *s = open_ticking(path, EVGEN_BLOCK_WRITER_AUTO);
+        evgen_session *s = open_ticking(path, EVGEN_BLOCK_WRITER_EMITTER);
         (void)s;
         for (uint64_t k = 0;; k++)
             if (fire_tick(0, k) != EVGEN_EMIT_OK)

@@ -873,13 +873,13 @@ static void *emit_ticks(void *arg)
     return NULL;
 }
 
-/* Every way a full buffer reaches the file: written by its own thread (AUTO), the writer's, or the
+/* Every way a full buffer reaches the file: written by its own thread (EMITTER), the writer's, or the
  * writer's with O_DIRECT. */
 static void test_runtime_sink_injected(void **state)
 {
     (void)state;
     const int errors[] = {ENOSPC, EIO, ENOSPC, EIO, ENOSPC, EIO, ENOSPC, EIO};
-    const evgen_block_writer writers[] = {EVGEN_BLOCK_WRITER_AUTO,      EVGEN_BLOCK_WRITER_AUTO,
+    const evgen_block_writer writers[] = {EVGEN_BLOCK_WRITER_EMITTER,   EVGEN_BLOCK_WRITER_EMITTER,
                                           EVGEN_BLOCK_WRITER_THREAD,    EVGEN_BLOCK_WRITER_THREAD,
                                           EVGEN_BLOCK_WRITER_DIRECT_IO, EVGEN_BLOCK_WRITER_DIRECT_IO,
                                           EVGEN_BLOCK_WRITER_ADAPTIVE,  EVGEN_BLOCK_WRITER_ADAPTIVE};
@@ -1082,7 +1082,7 @@ static void test_runtime_block_writers(void **state)
     /* The O_DIRECT writer as the file system has it, then forced: through the page cache (1), with
      * a 4096-byte alignment, and with one the device refuses (256: the first write fails with
      * EINVAL, and the session goes on through the page cache). */
-    const evgen_block_writer writers[] = {EVGEN_BLOCK_WRITER_AUTO,      EVGEN_BLOCK_WRITER_THREAD,
+    const evgen_block_writer writers[] = {EVGEN_BLOCK_WRITER_EMITTER,   EVGEN_BLOCK_WRITER_THREAD,
                                           EVGEN_BLOCK_WRITER_DIRECT_IO, EVGEN_BLOCK_WRITER_DIRECT_IO,
                                           EVGEN_BLOCK_WRITER_DIRECT_IO, EVGEN_BLOCK_WRITER_DIRECT_IO};
     const uint32_t forced[] = {0, 0, 0, 1, 4096, 256};
@@ -1166,6 +1166,7 @@ static size_t events_blocks(const uint8_t *data, size_t size, block_place *out, 
 static void test_runtime_adaptive_hands_over(void **state)
 {
     (void)state;
+    const int direct_io = tempdir_has_direct_io();
     for (int hand_over = 0; hand_over < 2; hand_over++) {
         char *path = rt_path("adaptive.evtrace");
         evgen_session_options o = rt_options(64 * 1024 - 48, 16, 1024, EVGEN_WHEN_FULL_WAIT);
@@ -1179,7 +1180,8 @@ static void test_runtime_adaptive_hands_over(void **state)
         tick_job first = {THREADS, BEFORE};
         assert_null(emit_numbered_ticks(&first));
         assert_int_equal(evgen_session_flush(s), 0);
-        assert_false(evgen_rt_adaptive_handed_over(s));
+        /* (where the file takes no O_DIRECT, it hands over at its first look) */
+        assert_int_equal(evgen_rt_adaptive_handed_over(s), !direct_io);
         if (hand_over) {
             evgen_rt_adaptive_force(1);
             assert_int_equal(evgen_session_flush(s), 0); /* wakes the writer, which hands over */
@@ -1232,6 +1234,64 @@ static void test_runtime_adaptive_hands_over(void **state)
     }
 }
 
+/* EVGEN_BLOCK_WRITER_AUTO, the default: a file session that waits when full is an adaptive one (its
+ * writer hands the writing over when told to, and at its first look where the file takes no
+ * O_DIRECT); one that drops has no O_DIRECT writer to hand over from, nor has an
+ * EVGEN_BLOCK_WRITER_EMITTER session. Each writes every event, in order. */
+static void test_runtime_auto_writer(void **state)
+{
+    (void)state;
+    const int direct_io = tempdir_has_direct_io();
+    const struct {
+        evgen_when_full when_full;
+        evgen_block_writer writer;
+        uint32_t align; /* evgen_rt_dio_force_align's: 0 as statx says, 1 no O_DIRECT */
+        int force;      /* evgen_rt_adaptive_force's */
+        int handed_over;
+    } cases[] = {
+        {EVGEN_WHEN_FULL_WAIT, EVGEN_BLOCK_WRITER_AUTO, 0, 0, !direct_io},
+        {EVGEN_WHEN_FULL_WAIT, EVGEN_BLOCK_WRITER_AUTO, 0, 1, 1},
+        {EVGEN_WHEN_FULL_WAIT, EVGEN_BLOCK_WRITER_AUTO, 1, 0, 1},
+        {EVGEN_WHEN_FULL_WAIT, EVGEN_BLOCK_WRITER_ADAPTIVE, 1, 0, 1},
+        {EVGEN_WHEN_FULL_DROP, EVGEN_BLOCK_WRITER_AUTO, 0, 1, 0},
+        {EVGEN_WHEN_FULL_WAIT, EVGEN_BLOCK_WRITER_EMITTER, 0, 1, 0},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char *path = rt_path("auto.evtrace");
+        /* a pool that holds every block: the session that drops drops none */
+        evgen_session_options o = rt_options(4096, 64, 1024, cases[c].when_full);
+        o.block_writer = cases[c].writer;
+        evgen_rt_dio_force_align(cases[c].align);
+        evgen_session *s = evgen_session_open_file(path, &o);
+        evgen_rt_dio_force_align(0);
+        assert_non_null(s);
+        assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+        evgen_rt_adaptive_force(cases[c].force);
+        enum { TICKS = 5000 }; /* some twenty blocks */
+        tick_job job = {0, TICKS};
+        void *failed = emit_numbered_ticks(&job);
+        int flushed = evgen_session_flush(s); /* wakes the writer, which looks */
+        for (int ms = 0; ms < 5000 && cases[c].handed_over && !evgen_rt_adaptive_handed_over(s); ms++)
+            nanosleep(&(struct timespec){0, 1000000}, NULL);
+        int handed_over = evgen_rt_adaptive_handed_over(s);
+        evgen_rt_adaptive_force(0); /* before any assertion: the next tests' sessions adapt */
+        assert_null(failed);
+        assert_int_equal(flushed, 0);
+        assert_int_equal(handed_over, cases[c].handed_over);
+        evgen_session_totals totals;
+        assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+        size_t size;
+        tp_trace t;
+        stream_order order;
+        uint8_t *data = read_ordered_ticks(path, &totals, TICKS, &size, &t, &order);
+        assert_int_equal(order.next_seq[0], TICKS);
+        tp_free(&t);
+        free(data);
+        evgen_session_totals_free(&totals);
+        rt_path_free(path);
+    }
+}
+
 void evgen_rt_adaptive_hold(int stage);
 int evgen_rt_adaptive_holding(void);
 void evgen_rt_before_end_block(void (*hook)(evgen_session *s));
@@ -1254,6 +1314,10 @@ static void release_hand_over(evgen_session *s)
 static void test_runtime_adaptive_end_block_last(void **state)
 {
     (void)state;
+    if (!tempdir_has_direct_io()) { /* no O_DIRECT phase to hold: it hands over at once */
+        skip();
+        return;
+    }
     char *path = rt_path("adaptive-end.evtrace");
     evgen_session_options o = rt_options(64 * 1024 - 48, 16, 1024, EVGEN_WHEN_FULL_WAIT);
     o.block_writer = EVGEN_BLOCK_WRITER_ADAPTIVE;
@@ -1290,7 +1354,7 @@ static void test_runtime_adaptive_end_block_last(void **state)
     rt_path_free(path);
 }
 
-/* A thread that writes its own full blocks (EVGEN_BLOCK_WRITER_AUTO) pads each to end on a multiple
+/* A thread that writes its own full blocks (EVGEN_BLOCK_WRITER_EMITTER) pads each to end on a multiple
  * of the span (48 + buffer_size, a power of two), at most a sixteenth of the span per block: after
  * the metadata or a flush moved the file's end off that grid, it is back within sixteen blocks,
  * and stays there; a buffer size whose span is not a power of two pads nothing. */
@@ -1306,6 +1370,7 @@ static void test_runtime_blocks_on_span(void **state)
         evgen_session_options_init(&o);
         o.buffer_size = span - 48;
         o.max_payload = 1024;
+        o.block_writer = EVGEN_BLOCK_WRITER_EMITTER;
         evgen_session *s = evgen_session_open_file(path, &o);
         assert_non_null(s);
         assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
@@ -1533,6 +1598,7 @@ int main(void)
         cmocka_unit_test(test_runtime_blocks_on_span),
         cmocka_unit_test(test_runtime_adaptive_hands_over),
         cmocka_unit_test(test_runtime_adaptive_end_block_last),
+        cmocka_unit_test(test_runtime_auto_writer),
         cmocka_unit_test(test_runtime_fork_child),
         cmocka_unit_test(test_runtime_invalid_manifest),
         cmocka_unit_test(test_runtime_flush_races_close),

@@ -193,7 +193,7 @@ static void run_wait(unsigned n_threads, uint64_t per_thread, uint32_t buffer_si
 static void test_runtime_wait_8_threads(void **state)
 {
     (void)state;
-    run_wait(8, RT_SANITIZED ? 100000 : 1000000, 65536, 64, 100000, EVGEN_BLOCK_WRITER_AUTO);
+    run_wait(8, RT_SANITIZED ? 100000 : 1000000, 65536, 64, 100000, EVGEN_BLOCK_WRITER_EMITTER);
 }
 
 /* The O_DIRECT writer gathering 8 threads' blocks while flushes take partial ones. */
@@ -367,7 +367,7 @@ static void run_with_barrier(int mode, unsigned max_flushes)
         return;
     }
     /* Small buffers: many hand-offs racing many flushes. */
-    run_wait(4, RT_SANITIZED ? 20000 : 200000, 4096, 8, max_flushes, EVGEN_BLOCK_WRITER_AUTO);
+    run_wait(4, RT_SANITIZED ? 20000 : 200000, 4096, 8, max_flushes, EVGEN_BLOCK_WRITER_EMITTER);
     assert_int_equal(evgen_rt_barrier_force(0), 0);
 }
 

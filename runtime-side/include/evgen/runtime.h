@@ -36,11 +36,11 @@ typedef enum evgen_when_full {
 
 /* Who writes a thread's full buffer to a file. */
 typedef enum evgen_block_writer {
-    EVGEN_BLOCK_WRITER_AUTO = 0,  /* the emitting thread itself, when the session is a file with
-                                   * EVGEN_WHEN_FULL_WAIT and the emit is not nested: it checksums the
-                                   * block while it is in its cache and writes it with pwrite(2), then
-                                   * refills the same buffer (no hand-off between cores); else the
-                                   * writer thread */
+    EVGEN_BLOCK_WRITER_AUTO = 0,  /* the default: file sessions that wait when full get
+                                   * EVGEN_BLOCK_WRITER_ADAPTIVE (O_DIRECT while the disk keeps up,
+                                   * then each emitter through the page cache; where the file system
+                                   * has no O_DIRECT, the emitters from the start); other sessions
+                                   * (EVGEN_WHEN_FULL_DROP, memory, callback) the writer thread */
     EVGEN_BLOCK_WRITER_THREAD = 1, /* always the session's writer thread: an emit never makes a system
                                     * call for a full buffer, at the cost of handing it to another core */
     EVGEN_BLOCK_WRITER_DIRECT_IO = 2, /* file sessions: the emitting thread checksums its full buffer (in its
@@ -52,17 +52,25 @@ typedef enum evgen_block_writer {
                                     * milliseconds after they are handed over; flush and close still
                                     * write everything before they return. Where the file system has no
                                     * O_DIRECT (tmpfs...) the same writer writes through the page cache
-                                    * (docs/performance.md, "O_DIRECT") */
-    EVGEN_BLOCK_WRITER_ADAPTIVE = 3 /* file sessions that wait when full: EVGEN_BLOCK_WRITER_DIRECT_IO
+                                    * (docs/performance.md, "The O_DIRECT writer") */
+    EVGEN_BLOCK_WRITER_ADAPTIVE = 3, /* file sessions that wait when full: EVGEN_BLOCK_WRITER_DIRECT_IO
                                      * while the disk keeps up with the emitters; once they outrun it
                                      * (two threads leave half the pool unwritten, or one waits for it
-                                     * half its time for 20 ms), the session goes on for good as
-                                     * EVGEN_BLOCK_WRITER_AUTO's does
-                                     * (each emitter writes its own full blocks through the page cache,
-                                     * which absorbs them at memory speed). O_DIRECT's CPU while the
-                                     * disk keeps up, and emitters not held to the disk's speed when it
-                                     * does not (docs/performance.md, "The adaptive writer"). Other
-                                     * sessions: as EVGEN_BLOCK_WRITER_DIRECT_IO */
+                                     * half its time for 20 ms), or where the file system has no
+                                     * O_DIRECT, the session goes on for good as
+                                     * EVGEN_BLOCK_WRITER_EMITTER's does (each emitter writes its own
+                                     * full blocks through the page cache, which absorbs them at memory
+                                     * speed). O_DIRECT's CPU while the disk keeps up, and emitters not
+                                     * held to the disk's speed when it does not (docs/performance.md,
+                                     * "The adaptive writer"). Other sessions: as
+                                     * EVGEN_BLOCK_WRITER_DIRECT_IO */
+    EVGEN_BLOCK_WRITER_EMITTER = 4 /* the emitting thread itself, when the session is a file with
+                                    * EVGEN_WHEN_FULL_WAIT and the emit is not nested: it checksums the
+                                    * block while it is in its cache and writes it with pwrite(2), then
+                                    * refills the same buffer (no hand-off between cores); else the
+                                    * writer thread. Every full block is in the file (the page cache)
+                                    * when that pwrite returns. What EVGEN_BLOCK_WRITER_AUTO chose
+                                    * until 2026-11-30 (docs/performance.md, "Which writer") */
 } evgen_block_writer;
 
 typedef enum evgen_clock_kind {
@@ -86,9 +94,10 @@ typedef struct evgen_session_options {
     uint32_t buffer_size;     /* payload bytes per thread buffer; default 262096, which makes a full
                                * block 256 KiB with its header. When 48 + buffer_size is a power of
                                * two of 64 KiB or more, a thread that writes its own full block
-                               * (EVGEN_BLOCK_WRITER_AUTO) pads it to end on a multiple of that size
-                               * in the file, so that the page cache holds the trace in large
-                               * folios that readers map cheaply (docs/performance.md). On a VM
+                               * (EVGEN_BLOCK_WRITER_EMITTER; ADAPTIVE, and so AUTO, once handed
+                               * over) pads it to end on a multiple of that size in the file, so
+                               * that the page cache holds the trace in large folios that readers
+                               * map cheaply (docs/performance.md). On a VM
                                * that hands free memory back to its host (free page reporting),
                                * such folios cost the writer up to twice as much in fresh memory:
                                * 66 * 1024 keeps blocks unpadded, in small folios */
