@@ -5,14 +5,16 @@
  * thread. evgen emits through the generated FireEtw functions into a file session and is timed
  * until evgen_session_close returns (the file is complete). Three payloads: GCSuspendEEBegin v1
  * (10 bytes), GCHeapStats v2 (110 bytes) and GCBulkNode with 32 values (1034 bytes); one emitting
- * thread, and two for GCHeapStats; full buffers written by the emitting thread itself (the
- * default, EVGEN_BLOCK_WRITER_AUTO), by the session's writer thread (EVGEN_BLOCK_WRITER_THREAD), with
- * O_DIRECT (EVGEN_BLOCK_WRITER_DIRECT_IO), or adaptively (EVGEN_BLOCK_WRITER_ADAPTIVE). evgen reads
+ * thread, and two for GCHeapStats; full buffers written as the default chooses
+ * (EVGEN_BLOCK_WRITER_AUTO: for these file sessions the adaptive writer, O_DIRECT until the emitters
+ * outrun the disk, then each emitter through the page cache), by the emitting thread itself from the
+ * start (EVGEN_BLOCK_WRITER_EMITTER), by the session's writer thread (EVGEN_BLOCK_WRITER_THREAD), or
+ * with O_DIRECT throughout (EVGEN_BLOCK_WRITER_DIRECT_IO). evgen reads
  * CLOCK_MONOTONIC from the time-stamp counter between clock_gettime anchors (the default clock,
  * EVGEN_CLOCK_MONOTONIC_TSC; clock_gettime itself where the kernel's clocksource is not the TSC),
  * and, in rows marked so, with clock_gettime on every event (EVGEN_CLOCK_MONOTONIC). On ext4 the
  * page-cache writers allocate the file ahead of their blocks (runtime-side/src/prealloc.c); the row
- * "no space ahead" runs the default writer with EVGEN_NO_PREALLOCATE, for comparison.
+ * "no space ahead" runs EVGEN_BLOCK_WRITER_EMITTER with EVGEN_NO_PREALLOCATE, for comparison.
  *
  * Each round runs every case once, in the same order, so that other load on the machine falls on
  * all of them alike; the table shows medians over the rounds of: wall ns per event, process CPU ns
@@ -198,6 +200,11 @@ typedef struct row {
 } row;
 
 static row rows[32];
+
+/* The rows of the writers other than the default, under the default's row of each case. */
+#define EMITTER_NAME "  same, emitter writes (page cache)"
+#define THREAD_NAME "  same, writer thread writes"
+#define DIO_NAME "  same, O_DIRECT throughout"
 static int n_rows;
 
 static int add_row(const char *name, int floor_row, int scaling_of)
@@ -294,65 +301,63 @@ int main(int argc, char **argv)
     char path[4096];
     snprintf(path, sizeof path, "%s/evgen-emit-bench-%ld.evtrace", dir, (long)getpid());
 
-    int floor_row[N_PAYLOADS], auto_row[N_PAYLOADS], thread_row[N_PAYLOADS], dio_row[N_PAYLOADS];
-    int adaptive_row[N_PAYLOADS];
+    int floor_row[N_PAYLOADS], default_row[N_PAYLOADS], emitter_row[N_PAYLOADS], thread_row[N_PAYLOADS];
+    int dio_row[N_PAYLOADS];
     char name[96];
     for (int p = 0; p < N_PAYLOADS; p++) {
         snprintf(name, sizeof name, "floor, %zu-byte payload", payload_bytes[p]);
         floor_row[p] = add_row(name, -1, -1);
         snprintf(name, sizeof name, "evgen %s, 1 thread", payload_name[p]);
-        auto_row[p] = add_row(name, floor_row[p], -1);
-        snprintf(name, sizeof name, "  same, writer thread writes");
-        thread_row[p] = add_row(name, floor_row[p], -1);
-        snprintf(name, sizeof name, "  same, writer thread writes with O_DIRECT");
-        dio_row[p] = add_row(name, floor_row[p], -1);
-        snprintf(name, sizeof name, "  same, adaptive (O_DIRECT until it lags)");
-        adaptive_row[p] = add_row(name, floor_row[p], -1);
+        default_row[p] = add_row(name, floor_row[p], -1);
+        emitter_row[p] = add_row(EMITTER_NAME, floor_row[p], -1);
+        thread_row[p] = add_row(THREAD_NAME, floor_row[p], -1);
+        dio_row[p] = add_row(DIO_NAME, floor_row[p], -1);
     }
     int medium_floor = floor_row[PAYLOAD_MEDIUM];
     char clocksource[64];
     read_clocksource(clocksource, sizeof clocksource);
-    int two_auto = add_row("evgen GCHeapStats v2, 2 threads", -1, auto_row[PAYLOAD_MEDIUM]);
-    int two_thread = add_row("  same, writer thread writes", -1, thread_row[PAYLOAD_MEDIUM]);
-    int two_dio = add_row("  same, writer thread writes with O_DIRECT", -1, dio_row[PAYLOAD_MEDIUM]);
-    int two_adaptive = add_row("  same, adaptive (O_DIRECT until it lags)", -1, adaptive_row[PAYLOAD_MEDIUM]);
+    int two_default = add_row("evgen GCHeapStats v2, 2 threads", -1, default_row[PAYLOAD_MEDIUM]);
+    int two_emitter = add_row(EMITTER_NAME, -1, emitter_row[PAYLOAD_MEDIUM]);
+    int two_thread = add_row(THREAD_NAME, -1, thread_row[PAYLOAD_MEDIUM]);
+    int two_dio = add_row(DIO_NAME, -1, dio_row[PAYLOAD_MEDIUM]);
     int cg_row = add_row("evgen GCHeapStats v2, 1 thread, clock_gettime", medium_floor, -1);
-    int cg_dio_row = add_row("  same, writer thread writes with O_DIRECT", medium_floor, -1);
-    int cg_adaptive_row = add_row("  same, adaptive (O_DIRECT until it lags)", medium_floor, -1);
+    int cg_emitter_row = add_row(EMITTER_NAME, medium_floor, -1);
+    int cg_dio_row = add_row(DIO_NAME, medium_floor, -1);
     int two_cg = add_row("evgen GCHeapStats v2, 2 threads, clock_gettime", -1, cg_row);
-    int two_cg_adaptive = add_row("  same, adaptive (O_DIRECT until it lags)", -1, cg_adaptive_row);
-    int no_prealloc_row = add_row("evgen GCHeapStats v2, 1 thread, no space ahead", medium_floor, -1);
+    int two_cg_emitter = add_row(EMITTER_NAME, -1, cg_emitter_row);
+    int no_prealloc_row = add_row("GCHeapStats v2, emitter writes, no space ahead", medium_floor, -1);
     int floor_tsc = add_row("floor with rdtsc, 110-byte payload", -1, -1);
     double off[MAX_ROUNDS];
 
     for (int k = 0; k < rounds; k++) {
         for (int p = 0; p < N_PAYLOADS; p++) {
             long n = p == PAYLOAD_LARGE ? events / 8 : events;
+            const evgen_clock_kind tsc = EVGEN_CLOCK_MONOTONIC_TSC;
             rows[floor_row[p]].f[k] = floor_run(path, n, payload_bytes[p], 0);
-            /* The default, and beside it (the one difference; which goes first alternates by round)
-             * the same without space allocated ahead: EVGEN_NO_PREALLOCATE, read at open. */
+            rows[default_row[p]].f[k] = evgen_run(path, n, p, 1, tsc, EVGEN_BLOCK_WRITER_AUTO);
+            /* Emitters that write, and beside them (the one difference; which goes first alternates
+             * by round) the same without space allocated ahead: EVGEN_NO_PREALLOCATE, read at open. */
             for (int twice = 0; twice < (p == PAYLOAD_MEDIUM ? 2 : 1); twice++) {
                 int without = p == PAYLOAD_MEDIUM && (twice ^ (k & 1));
                 if (without)
                     setenv("EVGEN_NO_PREALLOCATE", "1", 1);
-                rows[without ? no_prealloc_row : auto_row[p]].f[k] =
-                    evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC_TSC, EVGEN_BLOCK_WRITER_AUTO);
+                rows[without ? no_prealloc_row : emitter_row[p]].f[k] =
+                    evgen_run(path, n, p, 1, tsc, EVGEN_BLOCK_WRITER_EMITTER);
                 unsetenv("EVGEN_NO_PREALLOCATE");
             }
-            rows[thread_row[p]].f[k] = evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC_TSC, EVGEN_BLOCK_WRITER_THREAD);
-            rows[dio_row[p]].f[k] = evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC_TSC, EVGEN_BLOCK_WRITER_DIRECT_IO);
-            rows[adaptive_row[p]].f[k] = evgen_run(path, n, p, 1, EVGEN_CLOCK_MONOTONIC_TSC, EVGEN_BLOCK_WRITER_ADAPTIVE);
+            rows[thread_row[p]].f[k] = evgen_run(path, n, p, 1, tsc, EVGEN_BLOCK_WRITER_THREAD);
+            rows[dio_row[p]].f[k] = evgen_run(path, n, p, 1, tsc, EVGEN_BLOCK_WRITER_DIRECT_IO);
         }
         const evgen_clock_kind tsc = EVGEN_CLOCK_MONOTONIC_TSC, cg = EVGEN_CLOCK_MONOTONIC;
-        rows[two_auto].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, tsc, EVGEN_BLOCK_WRITER_AUTO);
+        rows[two_default].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, tsc, EVGEN_BLOCK_WRITER_AUTO);
+        rows[two_emitter].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, tsc, EVGEN_BLOCK_WRITER_EMITTER);
         rows[two_thread].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, tsc, EVGEN_BLOCK_WRITER_THREAD);
         rows[two_dio].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, tsc, EVGEN_BLOCK_WRITER_DIRECT_IO);
-        rows[two_adaptive].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, tsc, EVGEN_BLOCK_WRITER_ADAPTIVE);
         rows[cg_row].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 1, cg, EVGEN_BLOCK_WRITER_AUTO);
+        rows[cg_emitter_row].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 1, cg, EVGEN_BLOCK_WRITER_EMITTER);
         rows[cg_dio_row].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 1, cg, EVGEN_BLOCK_WRITER_DIRECT_IO);
-        rows[cg_adaptive_row].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 1, cg, EVGEN_BLOCK_WRITER_ADAPTIVE);
         rows[two_cg].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, cg, EVGEN_BLOCK_WRITER_AUTO);
-        rows[two_cg_adaptive].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, cg, EVGEN_BLOCK_WRITER_ADAPTIVE);
+        rows[two_cg_emitter].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, cg, EVGEN_BLOCK_WRITER_EMITTER);
         rows[floor_tsc].f[k] = floor_run(path, events, payload_bytes[PAYLOAD_MEDIUM], 1);
         off[k] = disabled_run(events * 10);
     }
@@ -361,7 +366,8 @@ int main(int argc, char **argv)
            "a clock_gettime(CLOCK_MONOTONIC) timestamp and the payload memcpy'd into a 64 KiB buffer, fwritten\n"
            "when full. evgen's timestamps: CLOCK_MONOTONIC read from the TSC between clock_gettime anchors (the\n"
            "default clock; clock_gettime itself unless the kernel's clocksource is tsc: here %s), or clock_gettime\n"
-           "on every event where a row says so. %s: %s\n%s\n\n",
+           "on every event where a row says so. Each case's first row is the default writer (EVGEN_BLOCK_WRITER_AUTO:\n"
+           "the adaptive one for these sessions). %s: %s\n%s\n\n",
            events, events / 8, rounds, clocksource, dir,
            on_ext4(dir) ? "on ext4, where the page-cache writers allocate space ahead of their blocks (fallocate;\n"
                           "the row 'no space ahead' with EVGEN_NO_PREALLOCATE)"
@@ -374,15 +380,15 @@ int main(int argc, char **argv)
     printf("%-46s %8.2f ns/event (one load and a branch)\n", "EventEnabled + FIRE_EVENT, event disabled",
            median_of(rounds, off));
     printf("\nGCHeapStats v2 (the counter's CLOCK_MONOTONIC) against the floor with rdtsc:\n");
-    print_against(&rows[auto_row[PAYLOAD_MEDIUM]], &rows[floor_tsc], rounds);
+    print_against(&rows[default_row[PAYLOAD_MEDIUM]], &rows[floor_tsc], rounds);
+    print_against(&rows[emitter_row[PAYLOAD_MEDIUM]], &rows[floor_tsc], rounds);
     print_against(&rows[dio_row[PAYLOAD_MEDIUM]], &rows[floor_tsc], rounds);
-    print_against(&rows[adaptive_row[PAYLOAD_MEDIUM]], &rows[floor_tsc], rounds);
     printf("\nIssue 15's emitting goals, GCHeapStats v2 (CPU <= 0.60x and wall <= 1.00x the floor, 2 threads >= 1.60x\n"
            "one thread's events/s), by writer:\n");
-    print_goals("default", auto_row[PAYLOAD_MEDIUM], two_auto, rounds);
+    print_goals("default (adaptive)", default_row[PAYLOAD_MEDIUM], two_default, rounds);
+    print_goals("emitter writes", emitter_row[PAYLOAD_MEDIUM], two_emitter, rounds);
     print_goals("writer thread writes", thread_row[PAYLOAD_MEDIUM], two_thread, rounds);
     print_goals("O_DIRECT", dio_row[PAYLOAD_MEDIUM], two_dio, rounds);
-    print_goals("adaptive", adaptive_row[PAYLOAD_MEDIUM], two_adaptive, rounds);
     printf("\nCPU counts every thread of the process (getrusage), the writer thread's too; the floor has one.\n");
     return 0;
 }

@@ -34,9 +34,16 @@
 
 extern char **environ;
 
+/* The trace is written by the emitting thread through the page cache (EVGEN_BLOCK_WRITER_EMITTER),
+ * in the 256 KiB folios its padded blocks make, so that every round reads it from memory, as
+ * babeltrace2 reads its CTF: the default writer's O_DIRECT would leave the first round to read it
+ * from the disk. */
 static void write_trace(const char *path, long events)
 {
-    evgen_session *s = evgen_session_open_file(path, NULL);
+    evgen_session_options options;
+    evgen_session_options_init(&options);
+    options.block_writer = EVGEN_BLOCK_WRITER_EMITTER;
+    evgen_session *s = evgen_session_open_file(path, &options);
     if (!s) {
         perror(path);
         exit(1);

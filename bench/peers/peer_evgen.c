@@ -1,13 +1,15 @@
 /* peer_evgen.c — evgen in the peers' comparison: the generated FireEtwGCHeapStats_V2 (through
  * FIRE_EVENT, as an application calls it) into a file session, one thread, timed from the first
  * event until evgen_session_close returns (the file complete); fails unless the session wrote every
- * event and dropped none; with --direct-io, through the O_DIRECT writer (EVGEN_BLOCK_WRITER_DIRECT_IO),
- * with --adaptive, the adaptive writer (EVGEN_BLOCK_WRITER_ADAPTIVE). The session's clock is the default,
+ * event and dropped none; the default writer (EVGEN_BLOCK_WRITER_AUTO: the adaptive one for this
+ * session), or with --direct-io the O_DIRECT writer throughout (EVGEN_BLOCK_WRITER_DIRECT_IO), with
+ * --emitter-writes the emitting thread writing its full blocks through the page cache from the start
+ * (EVGEN_BLOCK_WRITER_EMITTER). The session's clock is the default,
  * CLOCK_MONOTONIC read from the time-stamp counter (EVGEN_CLOCK_MONOTONIC_TSC), or with --clock-gettime
  * clock_gettime on every event (EVGEN_CLOCK_MONOTONIC), as the floor and the peers read it.
  * `--disabled` times instead the call site with no session enabling the event: FIRE_EVENT's
  * EventEnabled check (a load and a branch), beside LTTng's tracepoint_enabled.
- * Usage: peer_evgen EVENTS FILE [--direct-io | --adaptive] [--clock-gettime] | peer_evgen --disabled EVENTS */
+ * Usage: peer_evgen EVENTS FILE [--direct-io | --emitter-writes] [--clock-gettime] | peer_evgen --disabled EVENTS */
 #define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
 #include <string.h>
@@ -17,7 +19,7 @@
 #include "peer_timing.h"
 
 static const char usage[] =
-    "peer_evgen EVENTS FILE [--direct-io | --adaptive] [--clock-gettime] | peer_evgen --disabled EVENTS";
+    "peer_evgen EVENTS FILE [--direct-io | --emitter-writes] [--clock-gettime] | peer_evgen --disabled EVENTS";
 
 static int run_enabled(long events, const char *path, evgen_block_writer writer, evgen_clock_kind clock,
                        const char *name)
@@ -77,9 +79,9 @@ int main(int argc, char **argv)
         if (strcmp(argv[i], "--direct-io") == 0 && writer == EVGEN_BLOCK_WRITER_AUTO) {
             writer = EVGEN_BLOCK_WRITER_DIRECT_IO;
             writer_name = "-dio";
-        } else if (strcmp(argv[i], "--adaptive") == 0 && writer == EVGEN_BLOCK_WRITER_AUTO) {
-            writer = EVGEN_BLOCK_WRITER_ADAPTIVE;
-            writer_name = "-adaptive";
+        } else if (strcmp(argv[i], "--emitter-writes") == 0 && writer == EVGEN_BLOCK_WRITER_AUTO) {
+            writer = EVGEN_BLOCK_WRITER_EMITTER;
+            writer_name = "-emitter";
         } else if (strcmp(argv[i], "--clock-gettime") == 0) {
             clock = EVGEN_CLOCK_MONOTONIC;
         } else {

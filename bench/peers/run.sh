@@ -168,12 +168,12 @@ run_evgen() {
         die "the evgen harness failed (--direct-io)"
     record "$1" "$(file_bytes "$out/trace.evtrace")" <"$out/evgen.txt"
     rm -f "$out/trace.evtrace"
-    "$peer_evgen" "$events" "$out/trace.evtrace" --adaptive >"$out/evgen.txt" ||
-        die "the evgen harness failed (--adaptive)"
+    "$peer_evgen" "$events" "$out/trace.evtrace" --emitter-writes >"$out/evgen.txt" ||
+        die "the evgen harness failed (--emitter-writes)"
     record "$1" "$(file_bytes "$out/trace.evtrace")" <"$out/evgen.txt"
     rm -f "$out/trace.evtrace"
     local mode
-    for mode in "" --adaptive; do # clock_gettime on every event, as the floor and the peers read the clock
+    for mode in "" --emitter-writes; do # clock_gettime on every event, as the floor and the peers read the clock
         "$peer_evgen" "$events" "$out/trace.evtrace" ${mode:+"$mode"} --clock-gettime >"$out/evgen.txt" ||
             die "the evgen harness failed ($mode --clock-gettime)"
         record "$1" "$(file_bytes "$out/trace.evtrace")" <"$out/evgen.txt"
@@ -267,13 +267,13 @@ awk -v rounds="$rounds" '
         for (name in names) for (r = 1; r <= rounds; r++) if ((r, "floor") in w && (r, name) in w) {
             wr[name] = wr[name] " " w[r, name] / w[r, "floor"]; cr[name] = cr[name] " " c[r, name] / c[r, "floor"] }
         printf "\n%-46s %9s %9s %9s %8s %8s %8s\n", "harness (emitting)", "wall ns", "CPU ns", "M ev/s", "bytes", "wall/fl", "CPU/fl"
-        split("floor evgen evgen-dio evgen-adaptive evgen-cg evgen-adaptive-cg barectf lttng-loop lttng lttng-flushed", order, " ")
+        split("floor evgen evgen-dio evgen-emitter evgen-cg evgen-emitter-cg barectf lttng-loop lttng lttng-flushed", order, " ")
         label["floor"] = "floor: memcpy + clock_gettime + fwrite"
         label["evgen"] = "evgen FireEtwGCHeapStats_V2, until closed"
-        label["evgen-dio"] = "  the same, the O_DIRECT writer"
-        label["evgen-adaptive"] = "  the same, the adaptive writer"
+        label["evgen-dio"] = "  the same, O_DIRECT throughout"
+        label["evgen-emitter"] = "  the same, the emitter writes (page cache)"
         label["evgen-cg"] = "evgen, clock_gettime on every event"
-        label["evgen-adaptive-cg"] = "  the same, the adaptive writer"
+        label["evgen-emitter-cg"] = "  the same, the emitter writes (page cache)"
         label["barectf"] = "barectf 3, 64 KiB packets, until closed"
         label["lttng-loop"] = "LTTng-UST 2.13, emitting loop only"
         label["lttng"] = "LTTng-UST 2.13, until lttng stop (+consumerd)"
