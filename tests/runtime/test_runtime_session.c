@@ -865,6 +865,14 @@ void evgen_rt_sink_fail_after(uint64_t bytes, int err);
 void evgen_rt_adaptive_force(int hand_over_at_once);
 int evgen_rt_adaptive_handed_over(const evgen_session *s);
 
+/* Whether S's adaptive writer has handed the writing over, waiting up to 5 s for it to. */
+static int handed_over_within_5s(const evgen_session *s)
+{
+    for (int ms = 0; ms < 5000 && !evgen_rt_adaptive_handed_over(s); ms++)
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    return evgen_rt_adaptive_handed_over(s);
+}
+
 static void *emit_ticks(void *arg)
 {
     uint64_t *ok = arg;
@@ -975,6 +983,20 @@ static uint8_t *read_ordered_ticks(const char *path, const evgen_session_totals 
     assert_int_equal(t->n_records, n);
     assert_false(order->bad);
     return data;
+}
+
+/* A closed session's file holds thread 0's N ticks, whole and in order, as its TOTALS say; frees
+ * TOTALS. */
+static void assert_one_thread_ticks(const char *path, evgen_session_totals *totals, uint64_t n)
+{
+    size_t size;
+    tp_trace t;
+    stream_order order;
+    uint8_t *data = read_ordered_ticks(path, totals, n, &size, &t, &order);
+    assert_int_equal(order.next_seq[0], n);
+    tp_free(&t);
+    free(data);
+    evgen_session_totals_free(totals);
 }
 
 typedef struct tick_job {
@@ -1185,9 +1207,7 @@ static void test_runtime_adaptive_hands_over(void **state)
         if (hand_over) {
             evgen_rt_adaptive_force(1);
             assert_int_equal(evgen_session_flush(s), 0); /* wakes the writer, which hands over */
-            for (int ms = 0; ms < 5000 && !evgen_rt_adaptive_handed_over(s); ms++)
-                nanosleep(&(struct timespec){0, 1000000}, NULL);
-            int handed_over = evgen_rt_adaptive_handed_over(s);
+            int handed_over = handed_over_within_5s(s);
             evgen_rt_adaptive_force(0); /* before any assertion: the next tests' sessions adapt */
             assert_true(handed_over);
         }
@@ -1271,23 +1291,14 @@ static void test_runtime_auto_writer(void **state)
         tick_job job = {0, TICKS};
         void *failed = emit_numbered_ticks(&job);
         int flushed = evgen_session_flush(s); /* wakes the writer, which looks */
-        for (int ms = 0; ms < 5000 && cases[c].handed_over && !evgen_rt_adaptive_handed_over(s); ms++)
-            nanosleep(&(struct timespec){0, 1000000}, NULL);
-        int handed_over = evgen_rt_adaptive_handed_over(s);
+        int handed_over = cases[c].handed_over ? handed_over_within_5s(s) : evgen_rt_adaptive_handed_over(s);
         evgen_rt_adaptive_force(0); /* before any assertion: the next tests' sessions adapt */
         assert_null(failed);
         assert_int_equal(flushed, 0);
         assert_int_equal(handed_over, cases[c].handed_over);
         evgen_session_totals totals;
         assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
-        size_t size;
-        tp_trace t;
-        stream_order order;
-        uint8_t *data = read_ordered_ticks(path, &totals, TICKS, &size, &t, &order);
-        assert_int_equal(order.next_seq[0], TICKS);
-        tp_free(&t);
-        free(data);
-        evgen_session_totals_free(&totals);
+        assert_one_thread_ticks(path, &totals, TICKS);
         rt_path_free(path);
     }
 }
@@ -1303,9 +1314,7 @@ static int handed_over_before_end; /* what release_hand_over saw */
 static void release_hand_over(evgen_session *s)
 {
     evgen_rt_adaptive_hold(2);
-    for (int ms = 0; ms < 5000 && !evgen_rt_adaptive_handed_over(s); ms++)
-        nanosleep(&(struct timespec){0, 1000000}, NULL);
-    handed_over_before_end = evgen_rt_adaptive_handed_over(s);
+    handed_over_before_end = handed_over_within_5s(s);
 }
 
 /* An adaptive session's writer hands over between close's last partial blocks, queued unplaced,
@@ -1342,15 +1351,7 @@ static void test_runtime_adaptive_end_block_last(void **state)
     assert_true(held);
     assert_true(handed_over_before_end);
     assert_int_equal(closed, 0);
-
-    size_t size;
-    tp_trace t;
-    stream_order order;
-    uint8_t *data = read_ordered_ticks(path, &totals, TICKS, &size, &t, &order);
-    assert_int_equal(order.next_seq[0], TICKS);
-    tp_free(&t);
-    free(data);
-    evgen_session_totals_free(&totals);
+    assert_one_thread_ticks(path, &totals, TICKS);
     rt_path_free(path);
 }
 
