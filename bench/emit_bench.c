@@ -328,11 +328,11 @@ int main(int argc, char **argv)
     int no_prealloc_row = add_row("GCHeapStats v2, emitter writes, no space ahead", medium_floor, -1);
     int floor_tsc = add_row("floor with rdtsc, 110-byte payload", -1, -1);
     double off[MAX_ROUNDS];
+    const evgen_clock_kind tsc = EVGEN_CLOCK_MONOTONIC_TSC, cg = EVGEN_CLOCK_MONOTONIC;
 
     for (int k = 0; k < rounds; k++) {
         for (int p = 0; p < N_PAYLOADS; p++) {
             long n = p == PAYLOAD_LARGE ? events / 8 : events;
-            const evgen_clock_kind tsc = EVGEN_CLOCK_MONOTONIC_TSC;
             rows[floor_row[p]].f[k] = floor_run(path, n, payload_bytes[p], 0);
             rows[default_row[p]].f[k] = evgen_run(path, n, p, 1, tsc, EVGEN_BLOCK_WRITER_AUTO);
             /* Emitters that write, and beside them (the one difference; which goes first alternates
@@ -348,7 +348,6 @@ int main(int argc, char **argv)
             rows[thread_row[p]].f[k] = evgen_run(path, n, p, 1, tsc, EVGEN_BLOCK_WRITER_THREAD);
             rows[dio_row[p]].f[k] = evgen_run(path, n, p, 1, tsc, EVGEN_BLOCK_WRITER_DIRECT_IO);
         }
-        const evgen_clock_kind tsc = EVGEN_CLOCK_MONOTONIC_TSC, cg = EVGEN_CLOCK_MONOTONIC;
         rows[two_default].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, tsc, EVGEN_BLOCK_WRITER_AUTO);
         rows[two_emitter].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, tsc, EVGEN_BLOCK_WRITER_EMITTER);
         rows[two_thread].f[k] = evgen_run(path, events, PAYLOAD_MEDIUM, 2, tsc, EVGEN_BLOCK_WRITER_THREAD);
