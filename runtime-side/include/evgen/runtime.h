@@ -52,7 +52,10 @@ typedef enum evgen_block_writer {
                                     * milliseconds after they are handed over; flush and close still
                                     * write everything before they return. Where the file system has no
                                     * O_DIRECT (tmpfs...) the same writer writes through the page cache
-                                    * (docs/performance.md, "The O_DIRECT writer") */
+                                    * (docs/performance.md, "The O_DIRECT writer"). The one to choose for
+                                    * a session that emits faster than its disk for longer than the page
+                                    * cache absorbs (gigabytes): every writer then goes at the disk's
+                                    * speed, this one at half the CPU ("Which writer") */
     EVGEN_BLOCK_WRITER_ADAPTIVE = 3, /* file sessions that wait when full: EVGEN_BLOCK_WRITER_DIRECT_IO
                                      * while the disk keeps up with the emitters; once they outrun it
                                      * (two threads leave half the pool unwritten, or one waits for it
@@ -61,7 +64,9 @@ typedef enum evgen_block_writer {
                                      * EVGEN_BLOCK_WRITER_EMITTER's does (each emitter writes its own
                                      * full blocks through the page cache, which absorbs them at memory
                                      * speed). O_DIRECT's CPU while the disk keeps up, and emitters not
-                                     * held to the disk's speed when it does not (docs/performance.md,
+                                     * held to the disk's speed when it does not, until the page cache
+                                     * holds as much of the trace as the kernel lets it (then
+                                     * EVGEN_BLOCK_WRITER_DIRECT_IO costs less; docs/performance.md,
                                      * "The adaptive writer"). Other sessions: as
                                      * EVGEN_BLOCK_WRITER_DIRECT_IO */
     EVGEN_BLOCK_WRITER_EMITTER = 4 /* the emitting thread itself, when the session is a file with
