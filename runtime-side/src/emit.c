@@ -144,8 +144,9 @@ static evgen_stream *reserve(const reservation *r, uint32_t *status)
         }
         if (rs->buf && (size_t)(st->end - st->pos) >= (size_t)r->payload + EVGEN_MAX_RECORD_HEADER)
             return st;
-        if (rs->buf && r->wait == WAIT_ANY && evgen_rt_may_write_own(s, rs)) {
+        if (rs->buf && r->wait == WAIT_ANY && evgen_rt_may_write_own(s, rs) && evgen_rt_placing_begin(s)) {
             rt_buffer *own = evgen_rt_write_own(s, t, r->level);
+            evgen_rt_placing_end(s);
             if (own) {
                 take_buffer(t, r->slot, r->level, own);
                 return st;

@@ -121,6 +121,11 @@ struct evgen_session {
     uint64_t waited_ns; /* adaptive: how long emitters have waited for a buffer (atomic adds) */
     uint32_t crowded;   /* adaptive: an emitter began to wait while another waited (atomic; the
                          * writer clears it) */
+    uint32_t placing;   /* adaptive: threads that took emitters_write's word to place a block in the
+                         * file themselves and have not finished with it (atomic; the writer takes
+                         * the writing back only once none has: evgen_rt_placing_begin) */
+    uint64_t own_write_ns; /* adaptive, handed over: wall time emitters spent in their own pwrites
+                            * (atomic adds) */
     uint32_t n_unplaced; /* blocks queued RT_UNPLACED and not placed yet (atomic): the end block
                           * takes its place behind them (writer.c) */
     uint64_t file_end;  /* file sink: bytes of the file reserved so far (atomic, sink.c) */
@@ -303,6 +308,26 @@ static inline int evgen_rt_may_write_own(evgen_session *s, rt_stream *rs)
     return __atomic_load_n(&s->emitters_write, __ATOMIC_ACQUIRE) &&
            (!s->dio || __atomic_load_n(&rs->unplaced, __ATOMIC_ACQUIRE) == 0);
 }
+/* Whether the calling thread may place a block in the file itself (emitters_write) until
+ * evgen_rt_placing_end; 0 and nothing to end if not. An adaptive session's writer may take the
+ * writing back (writer.c): it clears emitters_write and waits for `placing` to fall to zero, so a
+ * thread that read the word as set counts itself first (sequentially consistent on both sides: if
+ * this thread saw the word set, the writer sees it counted). Async-signal-safe. */
+static inline int evgen_rt_placing_begin(evgen_session *s)
+{
+    if (!s->adaptive)
+        return __atomic_load_n(&s->emitters_write, __ATOMIC_ACQUIRE);
+    __atomic_fetch_add(&s->placing, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(&s->emitters_write, __ATOMIC_SEQ_CST))
+        return 1;
+    __atomic_fetch_sub(&s->placing, 1, __ATOMIC_RELEASE);
+    return 0;
+}
+static inline void evgen_rt_placing_end(evgen_session *s)
+{
+    if (s->adaptive)
+        __atomic_fetch_sub(&s->placing, 1, __ATOMIC_RELEASE);
+}
 /* The writers': B, taken off the queue, has its place (reserved now if RT_UNPLACED and RESERVE);
  * its stream's count of unplaced blocks goes down. */
 EVGEN_RT_HIDDEN void evgen_rt_placed(evgen_session *s, rt_buffer *b, int reserve);
@@ -332,6 +357,15 @@ EVGEN_RT_HIDDEN int evgen_rt_dio_open(evgen_session *s, const char *path, const 
 /* The writer thread's loop for such a session, until it stops (0) or, adaptive, hands the writing
  * over to the emitters (1: writer.c's loop goes on). */
 EVGEN_RT_HIDDEN int evgen_rt_dio_writer(evgen_session *s);
+/* Adaptive, handed over (writer.c's loop): whether the emitters' burst is over, so that the
+ * O_DIRECT writer should take the writing back; called often. */
+EVGEN_RT_HIDDEN int evgen_rt_dio_burst_over(evgen_session *s);
+/* writer.c's loop took B off the queue (the O_DIRECT writer keeps count of the bytes taken). */
+EVGEN_RT_HIDDEN void evgen_rt_dio_popped(evgen_session *s, const rt_buffer *b);
+/* The writing is back with the O_DIRECT writer: every byte before file_end is in the file, no other
+ * thread places blocks; it goes on from file_end with UNPLACED (a list through `next`, in queue
+ * order) before what it takes off the queue (evgen_rt_dio_writer next). */
+EVGEN_RT_HIDDEN void evgen_rt_dio_take_back(evgen_session *s, rt_buffer *unplaced);
 EVGEN_RT_HIDDEN void evgen_rt_dio_free(evgen_session *s);
 /* The pool's memory for the O_DIRECT writer (huge pages where the system gives them), NULL if out
  * of memory; *mapped is what evgen_rt_dio_slab_free takes back. */
@@ -343,6 +377,9 @@ void evgen_rt_dio_force_align(uint32_t align);
  * look (non-zero) or as the emitters' waits say (0, the default); whether S's writer has. */
 void evgen_rt_adaptive_force(int hand_over_at_once);
 int evgen_rt_adaptive_handed_over(const evgen_session *s);
+/* Test hook (tests/runtime): a handed-over adaptive session's writer takes the writing back at its
+ * next look (non-zero) or when the page cache stops absorbing (0, the default). */
+void evgen_rt_adaptive_force_back(int take_back_at_once);
 /* Test hooks (tests/runtime): the hand-over held (writer_dio.c says how); whether it is held
  * before handing over; a function close calls between the streams' last blocks and the end block. */
 void evgen_rt_adaptive_hold(int stage);

@@ -169,6 +169,16 @@ static uint64_t reserve_spanned(evgen_session *s, size_t n, uint32_t *padding)
     return start;
 }
 
+/* An adaptive session's emitter writes its block and counts how long the write took: the writer
+ * sees whether the emitters are busy writing (writer_dio.c). Async-signal-safe. */
+static int write_all_iov_timed(evgen_session *s, uint64_t offset, struct iovec iov[3])
+{
+    uint64_t t0 = evgen_clock_monotonic();
+    int err = write_all_iov(s->fd, offset, iov, 3);
+    __atomic_fetch_add(&s->own_write_ns, evgen_clock_monotonic() - t0, __ATOMIC_RELAXED);
+    return err;
+}
+
 /* Zeros for the padding pwritev writes (never written to: .bss, so no bytes in the library). */
 static uint8_t zero_padding[EVGEN_WIRE_BLOCK_PADDING_MAX];
 
@@ -189,7 +199,9 @@ int evgen_rt_sink_write_full(evgen_session *s, rt_buffer *b)
                            {zero_padding, padding},
                            {b->data + EVGEN_WIRE_BLOCK_HEADER_SIZE, b->size}};
     int err = evgen_rt_sink_injected(b->offset, n + padding);
-    if (!err)
+    if (!err && s->adaptive)
+        err = write_all_iov_timed(s, b->offset, iov);
+    else if (!err)
         err = write_all_iov(s->fd, b->offset, iov, 3);
     if (err)
         evgen_rt_sink_failed(s, b->offset, err);

@@ -115,22 +115,28 @@ static void ring(evgen_session *s)
 /* Where B goes: reserved now, or, for the O_DIRECT writer, when it takes B (writer_dio.c). The O_DIRECT
  * writer places blocks itself, their padding depending on the blocks before; once an adaptive
  * session's has handed the writing over, blocks are placed when handed over, as others are, except
- * a stream's whose blocks before still wait unplaced: after them. */
-static void place_on_enqueue(evgen_session *s, rt_buffer *b, rt_stream *rs)
+ * a stream's whose blocks before still wait unplaced: after them. Returns whether the caller must
+ * end a placing (evgen_rt_placing_begin) once B is in the queue: a writer taking the writing back
+ * must find B there. */
+static int place_on_enqueue(evgen_session *s, rt_buffer *b, rt_stream *rs)
 {
     b->unplaced = NULL;
     b->counted = 0;
     if (b->type == RT_BLOCK_FORGET)
-        return;
+        return 0;
     /* Blocks the writer has still to place, queued before a hand-over, come before this one: its
      * stream's, and for the end block everybody's (closing, the session has no emitter left to
      * queue more; a hand-over between the close's last partial blocks and its end block left them
      * placed after the end block). */
     int behind = rs ? __atomic_load_n(&rs->unplaced, __ATOMIC_ACQUIRE) != 0
                     : b->type == EVGEN_WIRE_BLOCK_END && __atomic_load_n(&s->n_unplaced, __ATOMIC_ACQUIRE) != 0;
-    if (!s->dio || (__atomic_load_n(&s->emitters_write, __ATOMIC_ACQUIRE) && !behind)) {
+    if (!s->dio) {
         b->offset = evgen_rt_sink_reserve(s, EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)b->size);
-        return;
+        return 0;
+    }
+    if (!behind && evgen_rt_placing_begin(s)) {
+        b->offset = evgen_rt_sink_reserve(s, EVGEN_WIRE_BLOCK_HEADER_SIZE + (size_t)b->size);
+        return 1;
     }
     b->offset = RT_UNPLACED;
     b->counted = 1;
@@ -139,6 +145,7 @@ static void place_on_enqueue(evgen_session *s, rt_buffer *b, rt_stream *rs)
         __atomic_fetch_add(&rs->unplaced, 1, __ATOMIC_RELAXED);
         b->unplaced = &rs->unplaced;
     }
+    return 0;
 }
 
 void evgen_rt_placed(evgen_session *s, rt_buffer *b, int reserve)
@@ -160,13 +167,15 @@ void evgen_rt_enqueue(evgen_session *s, rt_buffer *b)
 
 void evgen_rt_enqueue_stream(evgen_session *s, rt_buffer *b, rt_stream *rs)
 {
-    place_on_enqueue(s, b, rs);
+    int placing = place_on_enqueue(s, b, rs);
     if (b->pooled)
         __atomic_fetch_add(&s->n_inflight, 1, __ATOMIC_RELAXED);
     __atomic_fetch_add(&s->queued, 1, __ATOMIC_RELAXED);
     /* Read before the push: once pushed, the writer may write B and give it to another thread. */
     uint64_t size = EVGEN_WIRE_BLOCK_HEADER_SIZE + (uint64_t)b->size;
     push(s, b);
+    if (placing)
+        evgen_rt_placing_end(s);
     if (s->dio) {
         /* The O_DIRECT writer sleeps until it has enough for a batch: a wake-up per block would
          * cost it (and this thread's system call) more than the block's write. Sequentially
@@ -189,8 +198,8 @@ void evgen_rt_writer_nudge(evgen_session *s)
  * process that dies leaves no event the trace cannot decode); other sinks take it in queue order. */
 void evgen_rt_put_metadata(evgen_session *s, rt_buffer *b)
 {
-    int emitters_write = __atomic_load_n(&s->emitters_write, __ATOMIC_ACQUIRE);
-    if (s->sink != RT_SINK_FILE || (s->dio && !emitters_write)) {
+    int emitters_write = s->sink == RT_SINK_FILE && (!s->dio || evgen_rt_placing_begin(s));
+    if (!emitters_write) {
         /* the O_DIRECT writer alone writes (writer_dio.c), in order */
         evgen_rt_enqueue(s, b);
         /* An adaptive session's writer may hand the writing to the emitters before it writes the
@@ -201,6 +210,8 @@ void evgen_rt_put_metadata(evgen_session *s, rt_buffer *b)
     }
     if (!__atomic_load_n(&s->error, __ATOMIC_ACQUIRE))
         evgen_rt_sink_write_now(s, b);
+    if (s->dio)
+        evgen_rt_placing_end(s);
     free(b->data);
     free(b);
 }
@@ -313,6 +324,7 @@ typedef struct placed_blocks {
 static rt_buffer *place_queued(evgen_session *s, placed_blocks *p)
 {
     for (rt_buffer *b; (b = evgen_rt_queue_pop(s)) != NULL;) {
+        evgen_rt_dio_popped(s, b);
         if (b->type != RT_BLOCK_FORGET && !__atomic_load_n(&s->error, __ATOMIC_ACQUIRE))
             evgen_rt_placed(s, b, 1);
         b->next = NULL;
@@ -334,14 +346,58 @@ static rt_buffer *next_block(evgen_session *s, placed_blocks *p)
     return s->dio ? place_queued(s, p) : evgen_rt_queue_pop(s);
 }
 
+/* An adaptive session's writer takes the writing back from the emitters: no thread places a block
+ * from now on (emitters_write cleared, and none still between its look at it and its block in the
+ * file or the queue), every block placed so far is written, and the O_DIRECT writer goes on from
+ * the file's end with the blocks queued unplaced meanwhile, in queue order. The queue runs dry: the
+ * blocks kept for the O_DIRECT writer are the pool's, and emitters wait for buffers once it has
+ * them all. 0 if a thread stayed in its placing for a second (stopped, or gone from a signal
+ * handler): the emitters keep the writing. */
+static int take_back(evgen_session *s, placed_blocks *p)
+{
+    __atomic_store_n(&s->emitters_write, 0, __ATOMIC_SEQ_CST);
+    for (int ms = 0; __atomic_load_n(&s->placing, __ATOMIC_SEQ_CST) != 0; ms++) {
+        if (ms == 1000) {
+            __atomic_store_n(&s->emitters_write, 1, __ATOMIC_RELEASE);
+            return 0;
+        }
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    }
+    for (rt_buffer *b; (b = p->head) != NULL;) {
+        p->head = b->next;
+        write_block(s, b);
+    }
+    p->tail = &p->head;
+    rt_buffer *unplaced = NULL, **last = &unplaced;
+    for (rt_buffer *b; (b = evgen_rt_queue_pop(s)) != NULL;) {
+        evgen_rt_dio_popped(s, b);
+        if (b->type != RT_BLOCK_FORGET && b->offset == RT_UNPLACED) {
+            b->next = NULL;
+            *last = b;
+            last = &b->next;
+        } else {
+            write_block(s, b);
+        }
+    }
+    evgen_rt_dio_take_back(s, unplaced);
+    return 1;
+}
+
 static void *writer_main(void *arg)
 {
     evgen_session *s = arg;
     in_writer = 1;
-    if (s->dio && !evgen_rt_dio_writer(s))
-        return NULL; /* else an adaptive session's O_DIRECT writer handed over: this loop goes on */
     placed_blocks placed = {NULL, &placed.head};
+    /* An adaptive session's O_DIRECT writer hands the writing over (it returns 1) and takes it back
+     * once the emitters' burst is over; this loop writes what is handed to it meanwhile. */
+    if (s->dio && !evgen_rt_dio_writer(s))
+        return NULL;
     for (;;) {
+        if (s->adaptive && evgen_rt_dio_burst_over(s) && take_back(s, &placed)) {
+            if (!evgen_rt_dio_writer(s))
+                return NULL;
+            continue;
+        }
         rt_buffer *b = next_block(s, &placed);
         if (!b) {
             uint32_t bell = __atomic_load_n(&s->doorbell, __ATOMIC_ACQUIRE);
@@ -350,7 +406,8 @@ static void *writer_main(void *arg)
                 if (__atomic_load_n(&s->stopping, __ATOMIC_ACQUIRE) &&
                     __atomic_load_n(&s->done, __ATOMIC_ACQUIRE) >= __atomic_load_n(&s->queued, __ATOMIC_ACQUIRE))
                     break;
-                evgen_rt_futex_wait(&s->doorbell, bell, 100);
+                /* an adaptive session's writer looks every window whether the burst is over */
+                evgen_rt_futex_wait(&s->doorbell, bell, s->adaptive ? 25 : 100);
                 continue;
             }
         }

@@ -31,8 +31,11 @@
  * place reserved in the file (sink.c), and each emitter writes its own full blocks through the page
  * cache (direct.c), as an EVGEN_BLOCK_WRITER_EMITTER session's do. Never both kinds of write at
  * once: a direct write holds the file's inode lock until the device has the bytes, and a buffered
- * write waits for that lock (docs/performance-log.md, ninth round). For good: the page cache then
- * absorbs what the disk could not.
+ * write waits for that lock (docs/performance-log.md, ninth round). The page cache then absorbs
+ * what the disk could not, at the price of a copy. Once the burst is over (evgen_rt_dio_burst_over),
+ * writer.c's loop takes the writing back: no thread places blocks any more, what they placed is
+ * written, and this thread goes on from the file's end (evgen_rt_dio_take_back), the aligned piece
+ * it lies in read back from the file; a later burst hands it over again.
  *
  * A stream's blocks must lie in the file in the order it made them. Before the hand-over this
  * thread places them in queue order; after it, a block takes its place when it is handed over or
@@ -67,7 +70,10 @@ enum {
     ADAPT_WINDOW_MS = 5,           /* adaptive: the window emitters' waits are summed over */
     ADAPT_WAITED_PERCENT = 50,     /* adaptive: the share of each emitter's time spent waiting... */
     ADAPT_WINDOWS = 4,             /* ...in this many windows in a row, that hands the writing over */
-    ADAPT_THREADS_MAX = 8          /* adaptive: emitters told apart in a window (more count as this) */
+    ADAPT_THREADS_MAX = 8,         /* adaptive: emitters told apart in a window (more count as this) */
+    BACK_WINDOW_MS = 25,           /* handed over: the window the emitters' bytes are summed over */
+    BACK_WINDOWS = 4,              /* handed over: quiet windows in a row that take the writing back */
+    BACK_DISK_SAMPLE = 4 << 20     /* bytes written with O_DIRECT before the disk's speed is known */
 };
 
 /* A block placed in the file: enough to count it done or lost once its bytes are (or are not). */
@@ -96,6 +102,12 @@ typedef struct rt_dio {
     uint64_t window_threads[ADAPT_THREADS_MAX]; /* adaptive: the threads whose blocks came in it */
     unsigned n_window_threads;
     unsigned windows_waited;  /* adaptive: windows in a row in which emitters waited that much */
+    uint64_t disk_bytes, disk_ns; /* written with O_DIRECT, and the time its pwritev calls took */
+    uint64_t back_since;      /* handed over: when the current window began (monotonic ns) */
+    uint64_t back_end, back_write_ns; /* handed over: s->file_end and s->own_write_ns then */
+    unsigned windows_quiet;   /* handed over: windows in a row in which the emitters were quiet */
+    int readable;             /* dio_fd reads too: the writing can be taken back (the aligned piece
+                               * the file's end lies in is read back with it) */
 } rt_dio;
 
 /* What O_DIRECT needs on this file: the larger of its memory and offset alignments, or 0 (the
@@ -159,8 +171,12 @@ int evgen_rt_dio_open(evgen_session *s, const char *path, const uint8_t *header,
         return ENOMEM;
     s->dio = d; /* and so whoever seals a block checksums it (quiesce.c) */
     uint32_t align = usable_alignment(s->fd);
-    if (align > 1)
-        s->dio_fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+    if (align > 1) {
+        s->dio_fd = open(path, O_RDWR | O_DIRECT | O_CLOEXEC);
+        d->readable = s->dio_fd >= 0;
+        if (s->dio_fd < 0) /* a file we may write and not read: no take-back */
+            s->dio_fd = open(path, O_WRONLY | O_DIRECT | O_CLOEXEC);
+    }
     struct stat a, b; /* the same file: not one that replaced it at `path` meanwhile */
     if (s->dio_fd >= 0 && (fstat(s->fd, &a) != 0 || fstat(s->dio_fd, &b) != 0 || a.st_dev != b.st_dev ||
                            a.st_ino != b.st_ino || !S_ISREG(a.st_mode))) {
@@ -346,7 +362,12 @@ static int write_pieces(evgen_session *s, pieces *ps, uint64_t offset, uint64_t 
     while (n) {
         int fd = s->dio_fd >= 0 ? s->dio_fd : s->fd;
         int count = n < IOV_PER_CALL ? (int)n : IOV_PER_CALL;
+        uint64_t t0 = evgen_clock_monotonic();
         ssize_t w = pwritev(fd, iov, count, (off_t)(offset + *written));
+        if (w > 0 && fd == s->dio_fd) { /* the disk's speed, for a take-back */
+            s->dio->disk_ns += evgen_clock_monotonic() - t0;
+            s->dio->disk_bytes += (uint64_t)w;
+        }
         if (w < 0) {
             if (errno == EINTR)
                 continue;
@@ -601,19 +622,99 @@ static void held_at_hand_over(evgen_session *s, int after)
     __atomic_store_n(&holding_hand_over, 0, __ATOMIC_RELEASE);
 }
 
-/* No batch pending: the tail goes through the page cache, the O_DIRECT descriptor is closed, and
- * the file's end becomes the place blocks are reserved from (sink.c); then emitters may write. */
+/* No batch pending: the tail goes through the page cache and the file's end becomes the place
+ * blocks are reserved from (sink.c); then emitters may write. The O_DIRECT descriptor stays open,
+ * unused, for a take-back (evgen_rt_dio_take_back). */
 static void hand_over(evgen_session *s, rt_dio *d)
 {
     write_tail(s, d);
     __atomic_store_n(&s->file_end, d->at + d->tail_len, __ATOMIC_RELAXED);
-    if (s->dio_fd >= 0)
-        close(s->dio_fd);
-    s->dio_fd = -1;
+    d->back_since = 0;
+    d->windows_quiet = 0;
     evgen_rt_prealloc_open(s); /* from here blocks go through the page cache (prealloc.c) */
     __atomic_store_n(&s->wake_at, 0, __ATOMIC_SEQ_CST); /* writer.c's loop: ring for every block */
     /* Release: an emitter or enqueue that sees it reserves after file_end's store. */
     __atomic_store_n(&s->emitters_write, 1, __ATOMIC_RELEASE);
+}
+
+/* ---- taking the writing back (adaptive sessions) -------------------------------------------- */
+
+static void take(evgen_session *s, rt_dio *d, rt_buffer *b);
+
+/* Test hook (tests/runtime): take the writing back at the next look. */
+static int forced_take_back;
+
+void evgen_rt_adaptive_force_back(int take_back_at_once)
+{
+    __atomic_store_n(&forced_take_back, take_back_at_once, __ATOMIC_RELAXED);
+}
+
+void evgen_rt_dio_popped(evgen_session *s, const rt_buffer *b)
+{
+    s->dio->taken_bytes += EVGEN_WIRE_BLOCK_HEADER_SIZE + (uint64_t)b->size;
+}
+
+/* Whether to take the writing back: the burst that made the emitters outrun the disk is over. In
+ * BACK_WINDOWS windows in a row the file grew by less than a quarter of what the disk takes in the
+ * time (its speed measured on the O_DIRECT writes, once BACK_DISK_SAMPLE bytes went that way) and
+ * the emitters spent less than a quarter of it in their own writes: O_DIRECT keeps up with them
+ * with room to spare, at about half the CPU, and keeps the rest of a long session out of the page
+ * cache. Emitters that are busy writing keep the writing, however slowly the page cache takes it:
+ * with O_DIRECT they could wait for the disk (docs/performance-log.md, twenty-second session).
+ * Never where the file takes no O_DIRECT. */
+int evgen_rt_dio_burst_over(evgen_session *s)
+{
+    rt_dio *d = s->dio;
+    if (s->dio_fd < 0 || !d->readable || !__atomic_load_n(&s->emitters_write, __ATOMIC_ACQUIRE))
+        return 0;
+    if (__atomic_load_n(&forced_take_back, __ATOMIC_RELAXED))
+        return 1;
+    uint64_t now = evgen_clock_monotonic();
+    if (d->back_since != 0 && now - d->back_since < (uint64_t)BACK_WINDOW_MS * 1000000u)
+        return 0;
+    uint64_t end = __atomic_load_n(&s->file_end, __ATOMIC_RELAXED);
+    uint64_t wrote = __atomic_load_n(&s->own_write_ns, __ATOMIC_RELAXED);
+    if (d->back_since != 0 && d->disk_bytes >= BACK_DISK_SAMPLE) {
+        uint64_t window = now - d->back_since, came = end - d->back_end, busy = wrote - d->back_write_ns;
+        /* came / window < disk_bytes / disk_ns / 4, in floating point: the products overflow 64 bits */
+        int quiet = 4 * (double)came * (double)d->disk_ns < (double)d->disk_bytes * (double)window &&
+                    4 * busy < window;
+        d->windows_quiet = quiet ? d->windows_quiet + 1 : 0;
+    }
+    d->back_since = now;
+    d->back_end = end;
+    d->back_write_ns = wrote;
+    return d->windows_quiet >= BACK_WINDOWS;
+}
+
+void evgen_rt_dio_take_back(evgen_session *s, rt_buffer *unplaced)
+{
+    rt_dio *d = s->dio;
+    /* The aligned piece the file's end lies in is written again with the next batch: its bytes are
+     * read back from the file, with O_DIRECT (aligned memory, offset and length; the kernel writes
+     * the page cache's dirty bytes of the range to the disk first). */
+    uint64_t end = __atomic_load_n(&s->file_end, __ATOMIC_RELAXED);
+    d->at = end - end % d->align;
+    d->tail_len = d->tail_in_file = (size_t)(end - d->at);
+    if (d->tail_len) {
+        ssize_t r;
+        do
+            r = pread(s->dio_fd, d->tail, d->align, (off_t)d->at);
+        while (r < 0 && errno == EINTR);
+        if (r < (ssize_t)d->tail_len) /* unreadable: the session's sink has failed */
+            evgen_rt_sink_failed(s, end, r < 0 ? errno : EIO);
+    }
+    d->window_since = 0;
+    d->windows_waited = 0;
+    d->n_window_threads = 0;
+    __atomic_store_n(&s->crowded, 0, __ATOMIC_RELAXED);
+    d->back_since = 0;
+    d->windows_quiet = 0;
+    __atomic_store_n(&s->wake_at, UINT64_MAX, __ATOMIC_RELAXED); /* awake: nobody need ring */
+    for (rt_buffer *b = unplaced, *next; b; b = next) {
+        next = b->next;
+        take(s, d, b);
+    }
 }
 
 /* ---- the loop ---------------------------------------------------------------------------- */

@@ -1254,6 +1254,164 @@ static void test_runtime_adaptive_hands_over(void **state)
     }
 }
 
+void evgen_rt_adaptive_force_back(int take_back_at_once);
+
+/* Whether S's adaptive writer has taken the writing back, waiting up to 5 s for it to. */
+static int taken_back_within_5s(const evgen_session *s)
+{
+    for (int ms = 0; ms < 5000 && evgen_rt_adaptive_handed_over(s); ms++)
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
+    return !evgen_rt_adaptive_handed_over(s);
+}
+
+/* Ticks numbered as thread `thread`'s until `stop` is set, none while `pause` is; `count` of them. */
+typedef struct endless_job {
+    uint32_t thread;
+    int *stop, *pause;
+    uint64_t count;
+} endless_job;
+
+static void *emit_ticks_until_stopped(void *arg)
+{
+    endless_job *job = arg;
+    for (job->count = 0; !__atomic_load_n(job->stop, __ATOMIC_ACQUIRE); job->count++) {
+        while (__atomic_load_n(job->pause, __ATOMIC_ACQUIRE) && !__atomic_load_n(job->stop, __ATOMIC_ACQUIRE))
+            sched_yield();
+        if (fire_tick(job->thread, job->count) != EVGEN_EMIT_OK)
+            return (void *)1;
+    }
+    return NULL;
+}
+
+/* EVGEN_BLOCK_WRITER_ADAPTIVE takes the writing back from the emitters and hands it over again,
+ * several times, while four threads emit and this one flushes: the O_DIRECT writer goes on from
+ * where the emitters' blocks end, after the blocks queued meanwhile. In every other cycle the
+ * emitters pause after a flush, so that the writing is taken back with the file's end off the
+ * alignment (a flush's partial blocks are not padded): the O_DIRECT writer writes the aligned piece
+ * it lies in again, read back from the file. One file, nothing lost, each thread's records in
+ * order, the file's size what the totals say. */
+static void test_runtime_adaptive_takes_back(void **state)
+{
+    (void)state;
+    if (!tempdir_has_direct_io()) { /* no O_DIRECT to take the writing back to */
+        skip();
+        return;
+    }
+    char *path = rt_path("adaptive-back.evtrace");
+    evgen_session_options o = rt_options(64 * 1024 - 48, 16, 1024, EVGEN_WHEN_FULL_WAIT);
+    o.block_writer = EVGEN_BLOCK_WRITER_ADAPTIVE;
+    evgen_session *s = evgen_session_open_file(path, &o);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    enum { THREADS = 4, CYCLES = 8 };
+    int stop = 0, pause = 0;
+    pthread_t threads[THREADS];
+    endless_job jobs[THREADS];
+    for (uint32_t i = 0; i < THREADS; i++) {
+        jobs[i] = (endless_job){i, &stop, &pause, 0};
+        assert_int_equal(pthread_create(&threads[i], NULL, emit_ticks_until_stopped, &jobs[i]), 0);
+    }
+    int handed_over[CYCLES], taken_back[CYCLES], flushed = 0;
+    for (int c = 0; c < CYCLES; c++) {
+        evgen_rt_adaptive_force(1);
+        flushed |= evgen_session_flush(s); /* wakes the writer, which hands over */
+        handed_over[c] = handed_over_within_5s(s);
+        evgen_rt_adaptive_force(0);
+        nanosleep(&(struct timespec){0, 20000000}, NULL); /* the emitters write their own blocks */
+        if (c % 2) {
+            __atomic_store_n(&pause, 1, __ATOMIC_RELEASE);
+            flushed |= evgen_session_flush(s);
+        }
+        evgen_rt_adaptive_force_back(1);
+        taken_back[c] = taken_back_within_5s(s);
+        evgen_rt_adaptive_force_back(0);
+        __atomic_store_n(&pause, 0, __ATOMIC_RELEASE);
+        flushed |= evgen_session_flush(s);
+        nanosleep(&(struct timespec){0, 20000000}, NULL); /* the O_DIRECT writer writes them */
+    }
+    __atomic_store_n(&stop, 1, __ATOMIC_RELEASE);
+    uint64_t all = 0;
+    for (uint32_t i = 0; i < THREADS; i++) {
+        void *failed;
+        assert_int_equal(pthread_join(threads[i], &failed), 0);
+        assert_null(failed);
+        all += jobs[i].count;
+    }
+    evgen_session_totals totals;
+    assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+    /* (the hooks are back to 0 before any assertion: the next tests' sessions adapt) */
+    assert_int_equal(flushed, 0);
+    for (int c = 0; c < CYCLES; c++) {
+        assert_true(handed_over[c]);
+        assert_true(taken_back[c]);
+    }
+    size_t size;
+    tp_trace t;
+    stream_order order;
+    uint8_t *data = read_ordered_ticks(path, &totals, all, &size, &t, &order);
+    for (uint32_t i = 0; i < THREADS; i++)
+        assert_int_equal(order.next_seq[i], jobs[i].count);
+    /* The O_DIRECT writer wrote after the take-backs: blocks padded so that their payload starts on
+     * its alignment, not ending on the emitters' 64 KiB grid. */
+    enum { MAX_BLOCKS = 1 << 16 };
+    block_place *places = malloc(MAX_BLOCKS * sizeof *places);
+    assert_non_null(places);
+    size_t n = events_blocks(data, size, places, MAX_BLOCKS), direct = 0;
+    for (size_t i = 0; i < n; i++)
+        direct += places[i].padding > 0 && (places[i].offset + 48 + places[i].padding) % 512 == 0 &&
+                  places[i].end % (64 * 1024) != 0;
+    free(places);
+    assert_true(direct > CYCLES);
+    tp_free(&t);
+    free(data);
+    evgen_session_totals_free(&totals);
+    rt_path_free(path);
+}
+
+/* Left to itself, an adaptive session's writer takes the writing back once the emitters have been
+ * quiet for a while (the burst is over), with no hook: here after a hand-over forced when 8 MB had
+ * gone with O_DIRECT (what the writer needs to know the disk's speed), and nothing emitted since.
+ * The events emitted after it are in the file with the others, in order. */
+static void test_runtime_adaptive_takes_back_when_quiet(void **state)
+{
+    (void)state;
+    if (!tempdir_has_direct_io()) {
+        skip();
+        return;
+    }
+    char *path = rt_path("adaptive-quiet.evtrace");
+    evgen_session_options o = rt_options(64 * 1024 - 48, 16, 1024, EVGEN_WHEN_FULL_WAIT);
+    o.block_writer = EVGEN_BLOCK_WRITER_ADAPTIVE;
+    evgen_session *s = evgen_session_open_file(path, &o);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    enum { BURST = 700000, AFTER = 50000 }; /* ticks of 12 bytes: 8.4 MB, then 0.6 MB */
+    tick_job burst = {0, BURST};
+    assert_null(emit_numbered_ticks(&burst));
+    assert_int_equal(evgen_session_flush(s), 0);
+    evgen_rt_adaptive_force(1);
+    assert_int_equal(evgen_session_flush(s), 0);
+    int handed_over = handed_over_within_5s(s);
+    evgen_rt_adaptive_force(0);
+    int taken_back = taken_back_within_5s(s);
+    tick_job after = {1, AFTER};
+    assert_null(emit_numbered_ticks(&after));
+    evgen_session_totals totals;
+    assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
+    assert_true(handed_over);
+    assert_true(taken_back);
+    size_t size;
+    tp_trace t;
+    stream_order order;
+    uint8_t *data = read_ordered_ticks(path, &totals, BURST + AFTER, &size, &t, &order);
+    assert_int_equal(order.next_seq[0], BURST);
+    assert_int_equal(order.next_seq[1], AFTER);
+    tp_free(&t);
+    free(data);
+    evgen_session_totals_free(&totals);
+    rt_path_free(path);
+}
+
 /* EVGEN_BLOCK_WRITER_AUTO, the default: a file session that waits when full is an adaptive one (its
  * writer hands the writing over when told to, and at its first look where the file takes no
  * O_DIRECT); one that drops has no O_DIRECT writer to hand over from, nor has an
@@ -1598,6 +1756,8 @@ int main(void)
         cmocka_unit_test(test_runtime_block_writers),
         cmocka_unit_test(test_runtime_blocks_on_span),
         cmocka_unit_test(test_runtime_adaptive_hands_over),
+        cmocka_unit_test(test_runtime_adaptive_takes_back),
+        cmocka_unit_test(test_runtime_adaptive_takes_back_when_quiet),
         cmocka_unit_test(test_runtime_adaptive_end_block_last),
         cmocka_unit_test(test_runtime_auto_writer),
         cmocka_unit_test(test_runtime_fork_child),

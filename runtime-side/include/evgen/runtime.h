@@ -38,8 +38,9 @@ typedef enum evgen_when_full {
 typedef enum evgen_block_writer {
     EVGEN_BLOCK_WRITER_AUTO = 0,  /* the default: file sessions that wait when full get
                                    * EVGEN_BLOCK_WRITER_ADAPTIVE (O_DIRECT while the disk keeps up,
-                                   * then each emitter through the page cache; where the file system
-                                   * has no O_DIRECT, the emitters from the start); other sessions
+                                   * each emitter through the page cache during a burst it does not,
+                                   * O_DIRECT again after it; where the file system has no
+                                   * O_DIRECT, the emitters from the start); other sessions
                                    * (EVGEN_WHEN_FULL_DROP, memory, callback) the writer thread */
     EVGEN_BLOCK_WRITER_THREAD = 1, /* always the session's writer thread: an emit never makes a system
                                     * call for a full buffer, at the cost of handing it to another core */
@@ -59,11 +60,13 @@ typedef enum evgen_block_writer {
     EVGEN_BLOCK_WRITER_ADAPTIVE = 3, /* file sessions that wait when full: EVGEN_BLOCK_WRITER_DIRECT_IO
                                      * while the disk keeps up with the emitters; once they outrun it
                                      * (two threads leave half the pool unwritten, or one waits for it
-                                     * half its time for 20 ms), or where the file system has no
-                                     * O_DIRECT, the session goes on for good as
+                                     * half its time for 20 ms), the session goes on as
                                      * EVGEN_BLOCK_WRITER_EMITTER's does (each emitter writes its own
                                      * full blocks through the page cache, which absorbs them at memory
-                                     * speed). O_DIRECT's CPU while the disk keeps up, and emitters not
+                                     * speed), until the burst is over (for 100 ms the emitters bring
+                                     * less than a quarter of what the disk takes): then O_DIRECT again.
+                                     * Where the file system has no O_DIRECT, the emitters from the
+                                     * start. O_DIRECT's CPU while the disk keeps up, and emitters not
                                      * held to the disk's speed when it does not, until the page cache
                                      * holds as much of the trace as the kernel lets it (then
                                      * EVGEN_BLOCK_WRITER_DIRECT_IO costs less; docs/performance.md,
