@@ -684,7 +684,10 @@ int evgen_rt_dio_burst_over(evgen_session *s)
     d->back_since = now;
     d->back_end = end;
     d->back_write_ns = wrote;
-    return d->windows_quiet >= BACK_WINDOWS;
+    if (d->windows_quiet < BACK_WINDOWS)
+        return 0;
+    d->windows_quiet = 0; /* a take-back that cannot be had now is tried again after as many */
+    return 1;
 }
 
 void evgen_rt_dio_take_back(evgen_session *s, rt_buffer *unplaced)
