@@ -865,12 +865,13 @@ void evgen_rt_sink_fail_after(uint64_t bytes, int err);
 void evgen_rt_adaptive_force(int hand_over_at_once);
 int evgen_rt_adaptive_handed_over(const evgen_session *s);
 
-/* Whether S's adaptive writer has handed the writing over, waiting up to 5 s for it to. */
-static int handed_over_within_5s(const evgen_session *s)
+/* Whether S's adaptive writer has the writing handed over (WANT 1) or back (WANT 0), waiting up to
+ * 5 s for it to. */
+static int handed_over_within_5s(const evgen_session *s, int want)
 {
-    for (int ms = 0; ms < 5000 && !evgen_rt_adaptive_handed_over(s); ms++)
+    for (int ms = 0; ms < 5000 && evgen_rt_adaptive_handed_over(s) != want; ms++)
         nanosleep(&(struct timespec){0, 1000000}, NULL);
-    return evgen_rt_adaptive_handed_over(s);
+    return evgen_rt_adaptive_handed_over(s) == want;
 }
 
 static void *emit_ticks(void *arg)
@@ -1207,7 +1208,7 @@ static void test_runtime_adaptive_hands_over(void **state)
         if (hand_over) {
             evgen_rt_adaptive_force(1);
             assert_int_equal(evgen_session_flush(s), 0); /* wakes the writer, which hands over */
-            int handed_over = handed_over_within_5s(s);
+            int handed_over = handed_over_within_5s(s, 1);
             evgen_rt_adaptive_force(0); /* before any assertion: the next tests' sessions adapt */
             assert_true(handed_over);
         }
@@ -1255,14 +1256,6 @@ static void test_runtime_adaptive_hands_over(void **state)
 }
 
 void evgen_rt_adaptive_force_back(int take_back_at_once);
-
-/* Whether S's adaptive writer has taken the writing back, waiting up to 5 s for it to. */
-static int taken_back_within_5s(const evgen_session *s)
-{
-    for (int ms = 0; ms < 5000 && evgen_rt_adaptive_handed_over(s); ms++)
-        nanosleep(&(struct timespec){0, 1000000}, NULL);
-    return !evgen_rt_adaptive_handed_over(s);
-}
 
 /* Ticks numbered as thread `thread`'s until `stop` is set, none while `pause` is; `count` of them. */
 typedef struct endless_job {
@@ -1315,7 +1308,7 @@ static void test_runtime_adaptive_takes_back(void **state)
     for (int c = 0; c < CYCLES; c++) {
         evgen_rt_adaptive_force(1);
         flushed |= evgen_session_flush(s); /* wakes the writer, which hands over */
-        handed_over[c] = handed_over_within_5s(s);
+        handed_over[c] = handed_over_within_5s(s, 1);
         evgen_rt_adaptive_force(0);
         nanosleep(&(struct timespec){0, 20000000}, NULL); /* the emitters write their own blocks */
         if (c % 2) {
@@ -1323,7 +1316,7 @@ static void test_runtime_adaptive_takes_back(void **state)
             flushed |= evgen_session_flush(s);
         }
         evgen_rt_adaptive_force_back(1);
-        taken_back[c] = taken_back_within_5s(s);
+        taken_back[c] = handed_over_within_5s(s, 0);
         evgen_rt_adaptive_force_back(0);
         __atomic_store_n(&pause, 0, __ATOMIC_RELEASE);
         flushed |= evgen_session_flush(s);
@@ -1391,9 +1384,9 @@ static void test_runtime_adaptive_takes_back_when_quiet(void **state)
     assert_int_equal(evgen_session_flush(s), 0);
     evgen_rt_adaptive_force(1);
     assert_int_equal(evgen_session_flush(s), 0);
-    int handed_over = handed_over_within_5s(s);
+    int handed_over = handed_over_within_5s(s, 1);
     evgen_rt_adaptive_force(0);
-    int taken_back = taken_back_within_5s(s);
+    int taken_back = handed_over_within_5s(s, 0);
     tick_job after = {1, AFTER};
     assert_null(emit_numbered_ticks(&after));
     evgen_session_totals totals;
@@ -1449,7 +1442,7 @@ static void test_runtime_auto_writer(void **state)
         tick_job job = {0, TICKS};
         void *failed = emit_numbered_ticks(&job);
         int flushed = evgen_session_flush(s); /* wakes the writer, which looks */
-        int handed_over = cases[c].handed_over ? handed_over_within_5s(s) : evgen_rt_adaptive_handed_over(s);
+        int handed_over = cases[c].handed_over ? handed_over_within_5s(s, 1) : evgen_rt_adaptive_handed_over(s);
         evgen_rt_adaptive_force(0); /* before any assertion: the next tests' sessions adapt */
         assert_null(failed);
         assert_int_equal(flushed, 0);
@@ -1472,7 +1465,7 @@ static int handed_over_before_end; /* what release_hand_over saw */
 static void release_hand_over(evgen_session *s)
 {
     evgen_rt_adaptive_hold(2);
-    handed_over_before_end = handed_over_within_5s(s);
+    handed_over_before_end = handed_over_within_5s(s, 1);
 }
 
 /* An adaptive session's writer hands over between close's last partial blocks, queued unplaced,
