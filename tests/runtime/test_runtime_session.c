@@ -986,15 +986,20 @@ static uint8_t *read_ordered_ticks(const char *path, const evgen_session_totals 
     return data;
 }
 
-/* A closed session's file holds thread 0's N ticks, whole and in order, as its TOTALS say; frees
- * TOTALS. */
-static void assert_one_thread_ticks(const char *path, evgen_session_totals *totals, uint64_t n)
+/* A closed session's file holds COUNTS[i] ticks of each thread i < N_THREADS, whole and in order,
+ * as its TOTALS say; frees TOTALS. */
+static void assert_threads_ticks(const char *path, evgen_session_totals *totals, const uint64_t *counts,
+                                 size_t n_threads)
 {
+    uint64_t all = 0;
+    for (size_t i = 0; i < n_threads; i++)
+        all += counts[i];
     size_t size;
     tp_trace t;
     stream_order order;
-    uint8_t *data = read_ordered_ticks(path, totals, n, &size, &t, &order);
-    assert_int_equal(order.next_seq[0], n);
+    uint8_t *data = read_ordered_ticks(path, totals, all, &size, &t, &order);
+    for (size_t i = 0; i < n_threads; i++)
+        assert_int_equal(order.next_seq[i], counts[i]);
     tp_free(&t);
     free(data);
     evgen_session_totals_free(totals);
@@ -1181,6 +1186,17 @@ static size_t events_blocks(const uint8_t *data, size_t size, block_place *out, 
     return n;
 }
 
+/* An EVGEN_BLOCK_WRITER_ADAPTIVE session of 64 KiB blocks (16 of them) on PATH, every event enabled. */
+static evgen_session *open_adaptive(const char *path)
+{
+    evgen_session_options o = rt_options(64 * 1024 - 48, 16, 1024, EVGEN_WHEN_FULL_WAIT);
+    o.block_writer = EVGEN_BLOCK_WRITER_ADAPTIVE;
+    evgen_session *s = evgen_session_open_file(path, &o);
+    assert_non_null(s);
+    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    return s;
+}
+
 /* EVGEN_BLOCK_WRITER_ADAPTIVE: the O_DIRECT writer writes the first blocks; once it hands the writing
  * over, the emitting threads write theirs through the page cache, on the span's grid, while the
  * writer writes the partial blocks of a flush, at places reserved the same way: one file, nothing
@@ -1192,11 +1208,7 @@ static void test_runtime_adaptive_hands_over(void **state)
     const int direct_io = tempdir_has_direct_io();
     for (int hand_over = 0; hand_over < 2; hand_over++) {
         char *path = rt_path("adaptive.evtrace");
-        evgen_session_options o = rt_options(64 * 1024 - 48, 16, 1024, EVGEN_WHEN_FULL_WAIT);
-        o.block_writer = EVGEN_BLOCK_WRITER_ADAPTIVE;
-        evgen_session *s = evgen_session_open_file(path, &o);
-        assert_non_null(s);
-        assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+        evgen_session *s = open_adaptive(path);
         enum { THREADS = 4, TICKS = 40000, BEFORE = 20000 };
         /* This thread's ticks (numbered as a fifth thread's) through the O_DIRECT writer, nobody
          * waiting: no hand-over. */
@@ -1291,11 +1303,7 @@ static void test_runtime_adaptive_takes_back(void **state)
         return;
     }
     char *path = rt_path("adaptive-back.evtrace");
-    evgen_session_options o = rt_options(64 * 1024 - 48, 16, 1024, EVGEN_WHEN_FULL_WAIT);
-    o.block_writer = EVGEN_BLOCK_WRITER_ADAPTIVE;
-    evgen_session *s = evgen_session_open_file(path, &o);
-    assert_non_null(s);
-    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    evgen_session *s = open_adaptive(path);
     enum { THREADS = 4, CYCLES = 8 };
     int stop = 0, pause = 0;
     pthread_t threads[THREADS];
@@ -1373,11 +1381,7 @@ static void test_runtime_adaptive_takes_back_when_quiet(void **state)
         return;
     }
     char *path = rt_path("adaptive-quiet.evtrace");
-    evgen_session_options o = rt_options(64 * 1024 - 48, 16, 1024, EVGEN_WHEN_FULL_WAIT);
-    o.block_writer = EVGEN_BLOCK_WRITER_ADAPTIVE;
-    evgen_session *s = evgen_session_open_file(path, &o);
-    assert_non_null(s);
-    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    evgen_session *s = open_adaptive(path);
     enum { BURST = 700000, AFTER = 50000 }; /* ticks of 12 bytes: 8.4 MB, then 0.6 MB */
     tick_job burst = {0, BURST};
     assert_null(emit_numbered_ticks(&burst));
@@ -1393,15 +1397,7 @@ static void test_runtime_adaptive_takes_back_when_quiet(void **state)
     assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
     assert_true(handed_over);
     assert_true(taken_back);
-    size_t size;
-    tp_trace t;
-    stream_order order;
-    uint8_t *data = read_ordered_ticks(path, &totals, BURST + AFTER, &size, &t, &order);
-    assert_int_equal(order.next_seq[0], BURST);
-    assert_int_equal(order.next_seq[1], AFTER);
-    tp_free(&t);
-    free(data);
-    evgen_session_totals_free(&totals);
+    assert_threads_ticks(path, &totals, (const uint64_t[]){BURST, AFTER}, 2);
     rt_path_free(path);
 }
 
@@ -1449,7 +1445,7 @@ static void test_runtime_auto_writer(void **state)
         assert_int_equal(handed_over, cases[c].handed_over);
         evgen_session_totals totals;
         assert_int_equal(evgen_session_close(s, &totals, NULL, NULL), 0);
-        assert_one_thread_ticks(path, &totals, TICKS);
+        assert_threads_ticks(path, &totals, (const uint64_t[]){TICKS}, 1);
         rt_path_free(path);
     }
 }
@@ -1479,11 +1475,7 @@ static void test_runtime_adaptive_end_block_last(void **state)
         return;
     }
     char *path = rt_path("adaptive-end.evtrace");
-    evgen_session_options o = rt_options(64 * 1024 - 48, 16, 1024, EVGEN_WHEN_FULL_WAIT);
-    o.block_writer = EVGEN_BLOCK_WRITER_ADAPTIVE;
-    evgen_session *s = evgen_session_open_file(path, &o);
-    assert_non_null(s);
-    assert_int_equal(evgen_session_enable(s, NULL, 255, ~0ull), 0);
+    evgen_session *s = open_adaptive(path);
     enum { TICKS = 300 }; /* a partial block, still in this thread's stream */
     tick_job job = {0, TICKS};
     assert_null(emit_numbered_ticks(&job));
@@ -1502,7 +1494,7 @@ static void test_runtime_adaptive_end_block_last(void **state)
     assert_true(held);
     assert_true(handed_over_before_end);
     assert_int_equal(closed, 0);
-    assert_one_thread_ticks(path, &totals, TICKS);
+    assert_threads_ticks(path, &totals, (const uint64_t[]){TICKS}, 1);
     rt_path_free(path);
 }
 
