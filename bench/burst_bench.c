@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "bench_common.h"
+#include "bench_floor.h"
 #include "evgen/runtime.h"
 #include "gc_heap_values.h"
 #include "gcevents_runtime.h"
@@ -39,38 +40,19 @@ static void calm_pause(void)
     nanosleep(&(struct timespec){0, CALM_SLEEP_MS * 1000000L}, NULL);
 }
 
-static uint64_t monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
+static unsigned char floor_payload[PAYLOAD];
 
-/* The floor's event: timestamp and payload into the buffer, the buffer fwritten when full. */
-typedef struct floor_file {
-    FILE *f;
-    unsigned char buffer[65536], payload[PAYLOAD];
-    size_t used;
-} floor_file;
-
-static void floor_event(floor_file *ff)
+static void floor_event(bench_floor *fl)
 {
-    uint64_t ts = monotonic_ns();
-    if (ff->used + sizeof ts + PAYLOAD > sizeof ff->buffer) {
-        fwrite(ff->buffer, 1, ff->used, ff->f);
-        ff->used = 0;
-    }
-    memcpy(ff->buffer + ff->used, &ts, sizeof ts);
-    memcpy(ff->buffer + ff->used + sizeof ts, ff->payload, PAYLOAD);
-    ff->used += sizeof ts + PAYLOAD;
+    bench_floor_event(fl, bench_floor_clock(), floor_payload, PAYLOAD);
 }
 
 static phases floor_run(const char *path, long burst)
 {
-    static floor_file ff;
-    memset(ff.payload, 0x5a, PAYLOAD);
+    static bench_floor ff;
+    memset(floor_payload, 0x5a, PAYLOAD);
     ff.used = 0;
-    if (!(ff.f = fopen(path, "wb")))
+    if (!(ff.file = fopen(path, "wb")))
         bench_die(path);
     phases p;
     double t0 = bench_now_seconds(), c0 = bench_process_cpu_seconds();
@@ -82,8 +64,7 @@ static phases floor_run(const char *path, long burst)
             floor_event(&ff);
         calm_pause();
     }
-    fwrite(ff.buffer, 1, ff.used, ff.f);
-    fclose(ff.f);
+    bench_floor_close(&ff);
     double c2 = bench_process_cpu_seconds();
     p.burst_wall_ns = (t1 - t0) * 1e9 / (double)burst;
     p.burst_cpu_ns = (c1 - c0) * 1e9 / (double)burst;

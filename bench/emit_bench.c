@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "bench_common.h"
+#include "bench_floor.h"
 #include "evgen/runtime.h"
 #include "gc_heap_values.h"
 #include "gcevents_runtime.h"
@@ -49,13 +50,6 @@ static const char *const payload_name[N_PAYLOADS] = {"GCSuspendEEBegin v1", "GCH
 typedef struct figure {
     double wall_ns, cpu_ns, bytes;
 } figure;
-
-static uint64_t monotonic_ns(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* The kernel's clocksource (EVGEN_CLOCK_MONOTONIC_TSC reads the counter only where it is "tsc"). */
 static void read_clocksource(char *out, size_t size)
@@ -79,27 +73,16 @@ static double file_bytes(const char *path)
 
 static figure floor_run(const char *path, long events, size_t payload_size, int use_tsc)
 {
-    static unsigned char buffer[65536], payload[2048];
+    static unsigned char payload[2048];
+    static bench_floor fl;
     memset(payload, 0x5a, payload_size);
-    FILE *f = fopen(path, "wb");
-    if (!f) {
-        perror(path);
-        exit(1);
-    }
-    size_t used = 0;
+    if (!(fl.file = fopen(path, "wb")))
+        bench_die(path);
+    fl.used = 0;
     double t0 = bench_now_seconds(), c0 = bench_process_cpu_seconds();
-    for (long i = 0; i < events; i++) {
-        uint64_t ts = use_tsc ? __builtin_ia32_rdtsc() : monotonic_ns();
-        if (used + sizeof ts + payload_size > sizeof buffer) {
-            fwrite(buffer, 1, used, f);
-            used = 0;
-        }
-        memcpy(buffer + used, &ts, sizeof ts);
-        memcpy(buffer + used + sizeof ts, payload, payload_size);
-        used += sizeof ts + payload_size;
-    }
-    fwrite(buffer, 1, used, f);
-    fclose(f);
+    for (long i = 0; i < events; i++)
+        bench_floor_event(&fl, use_tsc ? __builtin_ia32_rdtsc() : bench_floor_clock(), payload, payload_size);
+    bench_floor_close(&fl);
     figure fig = {(bench_now_seconds() - t0) * 1e9 / (double)events,
                   (bench_process_cpu_seconds() - c0) * 1e9 / (double)events, file_bytes(path) / (double)events};
     unlink(path);

@@ -5,6 +5,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <string.h>
 
+#include "../bench_floor.h"
 #include "peer_timing.h"
 
 typedef struct gc_heap_stats_packed {
@@ -34,28 +35,19 @@ int main(int argc, char **argv)
         return 2;
     }
     long events = peer_events_arg(argv[1], usage);
-    static unsigned char buffer[65536];
-    FILE *f = fopen(argv[2], "wb");
-    if (!f) {
+    static bench_floor fl;
+    if (!(fl.file = fopen(argv[2], "wb"))) {
         perror(argv[2]);
         return 1;
     }
-    size_t used = 0;
     peer_mark start = peer_mark_now();
     for (long i = 0; i < events; i++) {
         gc_heap_stats_packed payload;
-        uint64_t ts = peer_monotonic_ns();
+        uint64_t ts = bench_floor_clock();
         pack(&payload, BENCH_GC_HEAP_STATS_VALUES(i));
-        if (used + sizeof ts + sizeof payload > sizeof buffer) {
-            fwrite(buffer, 1, used, f);
-            used = 0;
-        }
-        memcpy(buffer + used, &ts, sizeof ts);
-        memcpy(buffer + used + sizeof ts, &payload, sizeof payload);
-        used += sizeof ts + sizeof payload;
+        bench_floor_event(&fl, ts, &payload, sizeof payload);
     }
-    fwrite(buffer, 1, used, f);
-    if (fclose(f) != 0) {
+    if (bench_floor_close(&fl) != 0) {
         perror(argv[2]);
         return 1;
     }
